@@ -1,0 +1,10 @@
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { loadDataset } from '../src/load';
+
+export const SAMPLE_DATA_DIR = path.join(__dirname, 'data');
+
+/** knex seed: the bundled sample dataset, through the same loader a DBA uses. */
+export async function seed(knex: Knex): Promise<void> {
+  await loadDataset(knex, SAMPLE_DATA_DIR, { replace: false });
+}

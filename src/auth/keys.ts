@@ -1,0 +1,52 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+
+export interface DevKeyInfo {
+  devId: number;
+  name: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+// Keys carry 256 random bits, so a fast hash is enough: there is nothing to brute-force.
+const hash = (key: string): Buffer => crypto.createHash('sha256').update(key, 'utf8').digest();
+const DUMMY_HASH = hash('no such key');
+
+export async function createKey(knex: Knex, name: string): Promise<{ devId: number; devKey: string }> {
+  if (!name.trim()) throw new Error('a key needs a non-empty name');
+  const devKey = crypto.randomBytes(32).toString('base64url');
+  const [row] = await knex('dev_keys').insert({ name: name.trim(), key_hash: hash(devKey) }).returning('dev_id');
+  return { devId: row.dev_id, devKey };
+}
+
+export async function listKeys(knex: Knex): Promise<DevKeyInfo[]> {
+  const rows = await knex('dev_keys')
+    .select('dev_id', 'name', knex.raw(`${utc('created_at')} AS created_at`), knex.raw(`${utc('revoked_at')} AS revoked_at`))
+    .orderBy('dev_id');
+  return rows.map((r) => ({ devId: r.dev_id, name: r.name, createdAt: r.created_at, revokedAt: r.revoked_at }));
+}
+
+/** Returns false when there is no such key; revoking twice keeps the first time. */
+export async function revokeKey(knex: Knex, devId: number): Promise<boolean> {
+  const found = await knex('dev_keys').where({ dev_id: devId }).first('dev_id');
+  if (!found) return false;
+  await knex('dev_keys').where({ dev_id: devId }).whereNull('revoked_at').update({ revoked_at: knex.fn.now() });
+  return true;
+}
+
+/**
+ * True only for an existing, unrevoked DevID whose key matches. The hash comparison runs in
+ * constant time, and an unknown DevID is compared against a dummy hash so it costs the same.
+ */
+export async function checkCredentials(knex: Knex, devId: number, devKey: string): Promise<boolean> {
+  const row = Number.isInteger(devId) && devId >= -2147483648 && devId <= 2147483647
+    ? await knex('dev_keys').where({ dev_id: devId }).whereNull('revoked_at').first('key_hash')
+    : undefined;
+  const expected: Buffer = row ? row.key_hash : DUMMY_HASH;
+  const matches = crypto.timingSafeEqual(hash(devKey), expected);
+  return Boolean(row) && matches;
+}
+
+function utc(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+const int = (min: number, max = 2_147_483_647) => z.coerce.number().int().min(min).max(max);
+
+/** Every setting, its default and what it allows. The README's table is written from this. */
+const schema = z.object({
+  DATABASE_URL: z.string().url().optional().describe('Postgres URL; unset = embedded PGlite database'),
+  SVAPI_DATA_DIR: z.string().min(1).default('.svapi-data').describe('folder of the embedded database'),
+  HOST: z.string().min(1).default('0.0.0.0').describe('address to listen on'),
+  PORT: int(0, 65535).default(8080).describe('port to listen on'),
+  SVAPI_NAMESPACE: z.string().min(1).default('SVAPI').describe('XML target namespace of the service'),
+  SVAPI_PUBLIC_URL: z.string().url().optional().describe('base URL published in WSDLs and pages'),
+  SVAPI_TRUST_PROXY: bool.default(false).describe('honour X-Forwarded-Proto/Host'),
+  SVAPI_MAX_RESULTS: int(1).default(1000).describe('most records in a list result'),
+  SVAPI_MAX_GLOBALS: int(1).default(1000).describe('NumberOfGlobals is clamped to this'),
+  SVAPI_LANDAREA_GLOBALS: int(1).default(100).describe('globals returned by GetLandareaGlobals'),
+  SVAPI_RATE_LIMIT: int(1).default(600).describe('requests a minute per DevID'),
+  SVAPI_AUTH_FAIL_LIMIT: int(1).default(30).describe('failed credentials a minute per client address'),
+  SVAPI_DB_TIMEOUT_MS: int(1).default(5000).describe('statement time-out in milliseconds'),
+  SVAPI_MAX_BODY: int(1).default(65536).describe('largest request body in bytes (after inflation)'),
+  SVAPI_KEY_CACHE_MS: int(0, 5000).default(2000).describe('how long a checked credential is cached'),
+  SVAPI_DB_POOL_MAX: int(1, 1000).default(10).describe('database connections per process'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('log level'),
+});
+
+export type Config = z.output<typeof schema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable means "not set", as in most shells' `VAR= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}${describe(String(i.path[0]))}`);
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  return parsed.data;
+}
+
+function describe(name: string): string {
+  const field = schema.shape[name as keyof typeof schema.shape];
+  return field?.description ? ` (${field.description})` : '';
+}
+
+/** Variable names, defaults and descriptions, for `svapi --help` and the README. */
+export function configReference(): { name: string; default: string; description: string }[] {
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const result = field.safeParse(undefined);
+    return {
+      name,
+      default: result.success && result.data !== undefined ? String(result.data) : '(unset)',
+      description: field.description ?? '',
+    };
+  });
+}

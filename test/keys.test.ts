@@ -1,0 +1,42 @@
+import { freshDatabase, type TestDatabase } from './support/db';
+import { checkCredentials, createKey, listKeys, revokeKey } from '../src/auth/keys';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+afterAll(() => db.destroy());
+
+test('a created key checks, is listed without its secret, and fails once revoked', async () => {
+  const { devId, devKey } = await createKey(db.knex, 'partner A');
+  expect(Buffer.from(devKey, 'base64url').length).toBeGreaterThanOrEqual(16);
+  expect(await checkCredentials(db.knex, devId, devKey)).toBe(true);
+
+  const listed = await listKeys(db.knex);
+  expect(listed).toEqual([{ devId, name: 'partner A', createdAt: expect.stringMatching(/Z$/), revokedAt: null }]);
+  expect(JSON.stringify(listed)).not.toContain(devKey);
+
+  expect(await revokeKey(db.knex, devId)).toBe(true);
+  expect(await checkCredentials(db.knex, devId, devKey)).toBe(false);
+  expect((await listKeys(db.knex))[0].revokedAt).toMatch(/Z$/);
+  expect(await revokeKey(db.knex, 999999)).toBe(false);
+});
+
+test('only the hash is stored', async () => {
+  const { devId, devKey } = await createKey(db.knex, 'partner B');
+  const row = await db.knex('dev_keys').where({ dev_id: devId }).first();
+  expect(JSON.stringify(row)).not.toContain(devKey);
+  expect(Buffer.isBuffer(row.key_hash)).toBe(true);
+  expect(row.key_hash.length).toBe(32);
+});
+
+test('wrong key, unknown id, out-of-range id and empty key all fail', async () => {
+  const a = await createKey(db.knex, 'partner C');
+  const b = await createKey(db.knex, 'partner D');
+  expect(a.devKey).not.toBe(b.devKey);
+  expect(await checkCredentials(db.knex, a.devId, b.devKey)).toBe(false);
+  expect(await checkCredentials(db.knex, 424242, a.devKey)).toBe(false);
+  expect(await checkCredentials(db.knex, 2 ** 31, a.devKey)).toBe(false);
+  expect(await checkCredentials(db.knex, a.devId, '')).toBe(false);
+  expect(await checkCredentials(db.knex, a.devId, a.devKey + ' ')).toBe(false);
+});
