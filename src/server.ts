@@ -25,7 +25,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       await admin.destroy();
     }
   }
-  const app = createApp({ config, db, logger });
+  const app = await createApp({ config, db, logger });
   const server = http.createServer(app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

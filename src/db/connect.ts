@@ -2,6 +2,7 @@ import knexFactory, { type Knex } from 'knex';
 import type { Config } from '../config';
 import { startEmbedded, type EmbeddedServer } from './embedded';
 import { migrateLatest } from './migrate';
+import { seed } from '../../seeds/sample';
 
 export type Role = 'service' | 'admin';
 
@@ -25,7 +26,6 @@ export async function openDatabase(config: Config, role: Role): Promise<Database
     await migrateLatest(knex);
     if (role === 'service') {
       // A fresh embedded database is filled with the sample data on first start.
-      const { seed } = await import('../../seeds/sample');
       const admin = createKnex(url, 'admin', config, true);
       try {
         await seed(admin);

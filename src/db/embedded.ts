@@ -2,8 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+// The extension's typings are ESM-only; its CommonJS build is what Node loads here.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: import('@electric-sql/pglite').Extension };
 
 export interface EmbeddedServer {
   url: string;

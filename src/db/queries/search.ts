@@ -1,0 +1,28 @@
+import type { Knex } from 'knex';
+
+/** `word` as an ILIKE substring pattern in which `%`, `_` and `\` match themselves. */
+export function substringPattern(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * CONTRACT §5 search: case-insensitive substring of `nameColumn` (an empty word matches all),
+ * exact matches first, then prefixes, then the rest; by name (case-insensitive, code point
+ * order so every server sorts alike), then ID. The ILIKE is what the trigram index serves.
+ */
+export function applyNameSearch(
+  query: Knex.QueryBuilder,
+  nameColumn: string,
+  idColumn: string,
+  word: string,
+  limit: number,
+): Knex.QueryBuilder {
+  if (word !== '') query.whereRaw(`?? ILIKE ? ESCAPE '\\'`, [nameColumn, substringPattern(word)]);
+  return query
+    .orderByRaw(`CASE WHEN lower(??) = lower(?) THEN 0 WHEN starts_with(lower(??), lower(?)) THEN 1 ELSE 2 END`, [
+      nameColumn, word, nameColumn, word,
+    ])
+    .orderByRaw(`lower(??) COLLATE "C"`, [nameColumn])
+    .orderBy(idColumn)
+    .limit(limit);
+}

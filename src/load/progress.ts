@@ -1,0 +1,27 @@
+export interface ProgressEvent {
+  file: string;
+  done: number;
+  total: number;
+  /** read: validating, counted in bytes of the file; write: loading, counted in rows. */
+  phase: 'read' | 'write';
+  unit: 'bytes' | 'rows';
+}
+
+export type ProgressListener = (e: ProgressEvent) => void;
+
+const INTERVAL_MS = 100;
+
+/** Calls `listener` at most every 100 ms per file and phase, and always for the first and last step. */
+export function throttle(listener: ProgressListener | undefined) {
+  let last = '';
+  let lastAt = 0;
+  return (file: string, phase: ProgressEvent['phase'], done: number, total: number): void => {
+    if (!listener) return;
+    const key = `${phase}:${file}`;
+    const now = Date.now();
+    if (key === last && done !== total && done !== 0 && now - lastAt < INTERVAL_MS) return;
+    last = key;
+    lastAt = now;
+    listener({ file, phase, done, total, unit: phase === 'read' ? 'bytes' : 'rows' });
+  };
+}
