@@ -637,7 +637,12 @@ export function xmllintCheck(wsdlPath: string, samplesDir?: string): Problem[] {
     const xsd = path.join(tmp, `${base}.xsd`);
     fs.writeFileSync(xsd, `<?xml version="1.0" encoding="utf-8"?>\n${serialize(m.schemas[0].el, true)}\n`);
     const rename = new Map([[xsd, `${wsdlPath} (inline schema, extracted)`]]);
-    problems.push(...runXmllint(['--schema', xsd, ...samples], 'XSD-COMPILE', rename));
+    // The extracted file has the XML declaration on line 1 and the schema from
+    // line 2, line breaks kept: map its line numbers back to the WSDL's.
+    const offset = m.schemas[0].el.line - 2;
+    for (const p of runXmllint(['--schema', xsd, ...samples], 'XSD-COMPILE', rename)) {
+      problems.push(p.file === rename.get(xsd) && p.line ? { ...p, line: p.line + offset } : p);
+    }
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
