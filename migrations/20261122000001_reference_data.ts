@@ -100,13 +100,15 @@ export async function up(knex: Knex): Promise<void> {
     });
   });
 
-  // Case-insensitive substring search (ILIKE '%word%') is served by trigram GIN indexes.
+  // Case-insensitive substring search (ILIKE '%word%') is served by trigram GIN indexes. No pending
+  // list (fastupdate off): rows arrive in batch loads, and a pending list makes the planner
+  // cost the index above a sequential scan until the next vacuum.
   for (const [table, column] of [
     ['weapons', 'weapon_name'],
     ['items', 'item_name'],
     ['monsters', 'monster_name'],
   ]) {
-    await knex.raw(`CREATE INDEX ${table}_${column}_trgm ON ${table} USING gin (${column} gin_trgm_ops)`);
+    await knex.raw(`CREATE INDEX ${table}_${column}_trgm ON ${table} USING gin (${column} gin_trgm_ops) WITH (fastupdate = off)`);
   }
 
   // Newest-first per monster / player / land area (CONTRACT §5 order), so LIMIT n reads n index entries.

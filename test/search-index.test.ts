@@ -1,0 +1,44 @@
+import { freshDatabase, type TestDatabase } from './support/db';
+import { applyNameSearch } from '../src/db/queries/search';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await freshDatabase();
+  await db.knex('professions').insert({ profession_id: 1, profession_name: 'P' });
+  await db.knex('item_categories').insert({ category_id: 1, category_name: 'C' });
+  await db.knex.raw(`INSERT INTO items (item_id, item_name, tt_value, category_id)
+    SELECT g, 'Item ' || md5(g::text), 1.5, 1 FROM generate_series(1, 100000) g`);
+  await db.knex.raw(`INSERT INTO monsters (monster_id, monster_name)
+    SELECT g, 'Monster ' || md5(g::text) FROM generate_series(1, 100000) g`);
+  await db.knex('global_types').insert({ global_type_id: 1, global_type_name: 'Hunting' });
+  await db.knex('players').insert({ player_id: 1, player_name: 'P', is_team: false });
+  await db.knex('landareas').insert({ area_id: 1, area_name: 'A' });
+  await db.knex.raw(`INSERT INTO hunting_globals (monster_id, time_stamp, global_type_id, global_value, player_id, landarea_id)
+    SELECT 1 + g % 1000, timestamptz '2026-01-01' + g * interval '1 minute', 1, g, 1, 1 FROM generate_series(1, 100000) g`);
+  await db.knex.raw('ANALYZE');
+}, 180_000);
+afterAll(() => db.destroy());
+
+async function plan(table: string, column: string, id: string, word: string): Promise<string> {
+  const q = applyNameSearch(db.knex(table).select('*'), column, id, word, 1000);
+  const { sql, bindings } = q.toSQL().toNative();
+  const rows = (await db.knex.raw(`EXPLAIN ${sql}`.replace(/\$(\d+)/g, (_m, i) => db.knex.raw('?', [bindings[Number(i) - 1]]).toQuery()))).rows;
+  return rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
+}
+
+test.each([
+  ['items', 'item_name', 'item_id'],
+  ['monsters', 'monster_name', 'monster_id'],
+])('a name search on %s at 100,000 rows uses the trigram index, not a sequential scan', async (table, column, id) => {
+  const text = await plan(table, column, id, 'a1b2c');
+  expect(text).toContain(`${table}_${column}_trgm`);
+  expect(text).not.toMatch(/Seq Scan/);
+});
+
+test('globals by monster come from the newest-first index', async () => {
+  const text = (await db.knex.raw(`EXPLAIN SELECT * FROM hunting_globals WHERE monster_id = 5
+    ORDER BY time_stamp DESC, global_value DESC, player_id, monster_id, global_type_id LIMIT 10`)).rows
+    .map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
+  expect(text).toContain('hunting_globals_by_monster');
+  expect(text).not.toMatch(/Sort/);
+});
