@@ -1,0 +1,34 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import knexFactory from 'knex';
+import { createApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { createLogger } from '../../src/log';
+
+export interface PagesService {
+  url: string;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole app on a loopback port over a database that is never reached (knex connects only
+ * when a query runs): for what needs no data (pages, WSDLs, addresses under another
+ * configuration) without the cost of a database per configuration.
+ */
+export async function startWithoutDatabase(env: NodeJS.ProcessEnv = {}): Promise<PagesService> {
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
+  const knex = knexFactory({ client: 'pg', connection: 'postgres://nobody@127.0.0.1:1/none', pool: { min: 0, max: 1 } });
+  const app = await createApp({ config, db: { knex, close: () => knex.destroy() }, logger: createLogger(config.LOG_LEVEL) });
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    config,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await knex.destroy();
+    },
+  };
+}
