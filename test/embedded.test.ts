@@ -8,7 +8,7 @@ import { ROOT, runCli } from './support/cli';
 // What a newcomer runs: `npm start` with no DATABASE_URL, on the embedded database.
 let child: ChildProcess;
 let dataDir: string;
-let lines: string[] = [];
+const lines: string[] = [];
 const embeddedEnv = () => ({ DATABASE_URL: '', SVAPI_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
 
 beforeAll(async () => {

@@ -1,4 +1,5 @@
 // Characters XML 1.0 cannot carry even escaped: replaced so a document is always well-formed.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const TEXT = /[&<>\r]/g;
 const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
