@@ -25,7 +25,7 @@ export async function* readCsv(
   const utf8 = new Utf8Decoder(onProblem);
   const parser = new CsvParser(onProblem);
   let bytes = 0;
-  for await (const chunk of fs.createReadStream(path, { highWaterMark: 1 << 20 })) {
+  for await (const chunk of fs.createReadStream(path, { highWaterMark: 1 << 18 })) {
     bytes += chunk.length;
     const out: CsvRecord[] = [];
     parser.push(utf8.decode(chunk as Buffer), out);
@@ -62,8 +62,11 @@ class Utf8Decoder {
 
   private take(part: Buffer): string {
     if (!isUtf8(part)) {
+      let line = this.newlines + 1;
+      let from = 0;
       for (const offset of invalidOffsets(part)) {
-        const line = this.newlines + countNewlines(part, 0, offset) + 1;
+        line += countNewlines(part, from, offset);
+        from = offset;
         if (line !== this.lastBadLine) this.onProblem(line, 'not valid UTF-8');
         this.lastBadLine = line;
       }

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { throttle, type ProgressListener } from './progress';
-import { validateDataset } from './validate';
-import { writeDataset, type LoadReport } from './write';
+import { openStager } from './stage';
+import { checkDataset } from './validate';
+import { applyStaged, type LoadReport } from './write';
 
 export { DatasetError, formatProblem, type Problem } from './problems';
 export type { ProgressEvent, ProgressListener } from './progress';
@@ -16,12 +17,18 @@ export interface LoadOptions {
 }
 
 /**
- * Loads the dataset in `dir` (CONTRACT §9): validates every file first and throws a
- * DatasetError listing every problem, then writes everything in one transaction.
+ * Loads the dataset in `dir` (CONTRACT §9) in one transaction. Every file is read once:
+ * checked, and while nothing is wrong, copied into a temporary staging table. Only when the
+ * whole dataset is fine do the staged rows go into the tables; otherwise a DatasetError lists
+ * every problem and nothing is written.
  */
 export async function loadDataset(knex: Knex, dir: string, opts: LoadOptions = {}): Promise<LoadReport> {
   const replace = opts.replace ?? false;
   const progress = throttle(opts.onProgress);
-  const files = await validateDataset(knex, dir, replace, progress);
-  return writeDataset(knex, files, replace, progress);
+  const version: string = (await knex.raw('SELECT version() AS v')).rows[0].v;
+  const embedded = version.includes('PGlite');
+  return knex.transaction(async (trx) => {
+    const files = await checkDataset(trx, dir, replace, progress, (spec) => openStager(trx, spec, embedded));
+    return applyStaged(trx, files, replace, progress);
+  });
 }

@@ -14,13 +14,15 @@ const INTERVAL_MS = 100;
 /** Calls `listener` at most every 100 ms per file and phase, and always for the first and last step. */
 export function throttle(listener: ProgressListener | undefined) {
   let last = '';
+  let lastDone = -1;
   let lastAt = 0;
   return (file: string, phase: ProgressEvent['phase'], done: number, total: number): void => {
     if (!listener) return;
     const key = `${phase}:${file}`;
     const now = Date.now();
-    if (key === last && done !== total && done !== 0 && now - lastAt < INTERVAL_MS) return;
+    if (key === last && (done === lastDone || (done !== total && now - lastAt < INTERVAL_MS))) return;
     last = key;
+    lastDone = done;
     lastAt = now;
     listener({ file, phase, done, total, unit: phase === 'read' ? 'bytes' : 'rows' });
   };

@@ -5,17 +5,13 @@ import { readCsv, type CsvRecord } from './csv';
 import { FILES, SPEC_BY_FILE, idColumn, referencesTo, type ColumnSpec, type FileSpec } from './files';
 import { DatasetError, ProblemList } from './problems';
 import type { throttle } from './progress';
+import type { Row, Stager } from './stage';
 import { parseTimestamp, parseXsdBoolean, parseXsdDecimal, parseXsdInt, type Parsed } from './values';
 
-/** A file that passed validation, with what the write phase needs to read it again. */
-export interface ValidatedFile {
+/** A file that passed validation; its rows are in its staging table. */
+export interface CheckedFile {
   spec: FileSpec;
-  path: string;
-  /** Index of each spec column's cell in a record. */
-  cellIndex: number[];
   rows: number;
-  size: number;
-  mtimeMs: number;
 }
 
 type Progress = ReturnType<typeof throttle>;
@@ -31,7 +27,8 @@ export function convertCell(column: ColumnSpec, text: string): Parsed<string | n
   }
   switch (column.type) {
     case 'text':
-      return { value: text };
+      // Postgres text cannot hold NUL.
+      return text.includes('\0') ? { error: 'contains a NUL character' } : { value: text };
     case 'int': {
       const r = parseXsdInt(text);
       return r.error === undefined ? { value: String(r.value) } : r;
@@ -47,49 +44,63 @@ export function convertCell(column: ColumnSpec, text: string): Parsed<string | n
   }
 }
 
-/** Checks every file of the dataset in `dir`; throws a DatasetError listing every problem. */
-export async function validateDataset(
+/**
+ * Checks every file of the dataset in `dir`, and throws a DatasetError listing every problem.
+ * While no problem has turned up, checked rows go on to `stage` (in the same pass, so a file
+ * is read once); after one, the rest is only checked.
+ */
+export async function checkDataset(
   knex: Knex,
   dir: string,
   replace: boolean,
   progress: Progress,
-): Promise<ValidatedFile[]> {
+  stage: (spec: FileSpec) => Promise<Stager>,
+): Promise<CheckedFile[]> {
   const problems = new ProblemList();
   const present = await datasetFiles(dir, problems);
   const ids = new Map<string, Map<number, number>>();
   const dbIds = new Map<string, Set<number>>();
-  const lookup = async (file: string) => {
+  const lookup = async (file: string): Promise<Lookup> => {
     const own = ids.get(file);
     // With --replace, the database's rows of a kind in the dataset are going away.
-    if (replace && present.has(file)) return { has: (id: number) => own!.has(id), where: file };
+    if (replace && present.has(file)) return { has: (id) => own!.has(id), where: file };
     const spec = SPEC_BY_FILE.get(file)!;
     if (!dbIds.has(file)) dbIds.set(file, await idsInDatabase(knex, spec));
     const db = dbIds.get(file)!;
-    return { has: (id: number) => own?.has(id) || db.has(id), where: `${file} or the database` };
+    return { has: (id) => own?.has(id) || db.has(id), where: `${file} or the database` };
   };
 
-  const validated: ValidatedFile[] = [];
+  const checked: CheckedFile[] = [];
   for (const spec of FILES) {
     if (!present.has(spec.file)) continue;
     const file = path.join(dir, spec.file);
-    const stat = await fs.promises.stat(file);
-    const refs = await Promise.all(spec.columns.map((c) => (c.ref ? lookup(c.ref) : undefined)));
+    const { size } = await fs.promises.stat(file);
+    const refs: (Lookup | undefined)[] = [];
+    for (const c of spec.columns) refs.push(c.ref ? await lookup(c.ref) : undefined);
     const add: Add = (line, column, reason) => problems.add(spec.file, line, column, reason);
     const checker = new FileChecker(spec, refs, add);
-    const onBytes = (bytes: number) => progress(spec.file, 'read', bytes, stat.size);
+    const onBytes = (bytes: number) => progress(spec.file, 'read', bytes, size);
     onBytes(0);
-    for await (const batch of readCsv(file, (line, reason) => add(line, '', reason), onBytes)) {
-      for (const record of batch) checker.check(record);
+    const stager = problems.total === 0 ? await stage(spec) : undefined;
+    try {
+      for await (const batch of readCsv(file, (line, reason) => add(line, '', reason), onBytes)) {
+        const rows: Row[] = [];
+        for (const record of batch) {
+          const row = checker.check(record);
+          if (row) rows.push(row);
+        }
+        if (stager && problems.total === 0 && rows.length) await stager.add(rows);
+      }
+    } finally {
+      await stager?.finish();
     }
     if (!checker.cellIndex) add(1, '', 'no header row');
     if (spec.mode === 'record') ids.set(spec.file, checker.ids as Map<number, number>);
-    validated.push({
-      spec, path: file, cellIndex: checker.cellIndex ?? [], rows: checker.rows, size: stat.size, mtimeMs: stat.mtimeMs,
-    });
+    checked.push({ spec, rows: checker.rows });
   }
-  if (replace) await checkStillReferenced(knex, validated, ids, problems);
+  if (replace) await checkStillReferenced(knex, checked, ids, problems);
   if (problems.total > 0) throw new DatasetError(problems.list(), problems.total);
-  return validated;
+  return checked;
 }
 
 /** The known files present in `dir`; unknown `.csv` files are problems. */
@@ -131,64 +142,71 @@ class FileChecker {
   cellCount = 0;
   rows = 0;
   readonly ids = new Map<number | string, number>();
-  private readonly values: (string | null | undefined)[];
 
   constructor(
     private readonly spec: FileSpec,
     private readonly refs: (Lookup | undefined)[],
     private readonly add: Add,
-  ) {
-    this.values = new Array(spec.columns.length);
-  }
+  ) {}
 
-  check(record: CsvRecord): void {
+  /** The record's row when it is fine (the header is no row). */
+  check(record: CsvRecord): Row | undefined {
     if (!this.cellIndex) {
       this.cellIndex = this.header(record);
       this.cellCount = record.cells.length;
-      return;
+      return undefined;
     }
     this.rows++;
     const { line, cells } = record;
     if (cells.length !== this.cellCount) {
       this.add(line, '', `${cells.length} cells, but the header has ${this.cellCount}`);
-      return;
+      return undefined;
     }
     const { columns } = this.spec;
+    const row: Row = new Array(columns.length);
+    let ok = true;
     for (let j = 0; j < columns.length; j++) {
       const index = this.cellIndex[j];
       if (index < 0) {
-        this.values[j] = undefined;
+        ok = false;
         continue;
       }
       const r = convertCell(columns[j], cells[index]);
-      if (r.error !== undefined) this.add(line, columns[j].name, r.error);
-      this.values[j] = r.value;
+      if (r.error !== undefined) {
+        this.add(line, columns[j].name, r.error);
+        ok = false;
+      }
+      row[j] = r.value ?? null;
     }
-    this.checkKey(line);
+    if (!this.checkKey(line, row)) ok = false;
     for (let j = 0; j < columns.length; j++) {
       const ref = this.refs[j];
-      const v = this.values[j];
+      const v = row[j];
       if (ref && v != null && !ref.has(Number(v))) {
         const target = idColumn(SPEC_BY_FILE.get(columns[j].ref!)!).name;
         this.add(line, columns[j].name, `no ${target} ${v} in ${ref.where}`);
+        ok = false;
       }
     }
+    return ok ? row : undefined;
   }
 
-  private checkKey(line: number): void {
-    const [id, name] = this.values;
-    if (this.spec.mode === 'globals' || id == null) return;
+  /** False for a repeated key. */
+  private checkKey(line: number, [id, name]: Row): boolean {
+    if (this.spec.mode === 'globals' || id == null) return true;
     const idName = this.spec.columns[0].name;
     if (this.spec.mode === 'record') {
       const first = this.ids.get(Number(id));
       if (first === undefined) this.ids.set(Number(id), line);
       else this.add(line, idName, `duplicate ${idName} ${id} (first on line ${first})`);
-    } else if (name != null) {
-      const key = `${id}\t${name}`;
-      const first = this.ids.get(key);
-      if (first === undefined) this.ids.set(key, line);
-      else this.add(line, this.spec.columns[1].name, `duplicate ${JSON.stringify(name)} for ${idName} ${id} (first on line ${first})`);
+      return first === undefined;
     }
+    if (name == null) return true;
+    const key = `${id}\t${name}`;
+    const first = this.ids.get(key);
+    if (first === undefined) this.ids.set(key, line);
+    else this.add(line, this.spec.columns[1].name, `duplicate ${JSON.stringify(name)} for ${idName} ${id} (first on line ${first})`);
+    return first === undefined;
   }
 
   private header({ line, cells }: CsvRecord): number[] {
@@ -220,7 +238,7 @@ class FileChecker {
  */
 async function checkStillReferenced(
   knex: Knex,
-  files: ValidatedFile[],
+  files: CheckedFile[],
   ids: Map<string, Map<number, number>>,
   problems: ProblemList,
 ): Promise<void> {

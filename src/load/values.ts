@@ -82,7 +82,9 @@ export function parseTimestamp(text: string): Parsed<string> {
   if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return bad;
   if (Number(h) > 23 || Number(mi) > 59 || Number(s ?? 0) > 59) return bad;
   if (!z && !offSign) return { error: `${show(text)} has no UTC offset (add Z or an offset like +02:00)` };
-  if (offSign && (Number(offH) > 23 || Number(offM ?? 0) > 59)) return bad;
+  // XSD's range for an offset, which Postgres (up to 15:59) also reads.
+  const offsetMinutes = Number(offH ?? 0) * 60 + Number(offM ?? 0);
+  if (offSign && (Number(offM ?? 0) > 59 || offsetMinutes > 14 * 60)) return bad;
   const offset = z ? 'Z' : `${offSign}${offH}:${offM ?? '00'}`;
   return { value: `${y}-${mo}-${d}T${h}:${mi}:${s ?? '00'}${frac ?? ''}${offset}` };
 }

@@ -20,6 +20,9 @@ export type Params = Record<string, number | string>;
 /** XSD int (the loader's rule: sign, digits, surrounding whitespace, 32-bit), else undefined. */
 export const parseXsdInt = (text: string): number | undefined => parseInt32(text).value;
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+
 /** Decodes text parameters (every binding delivers text) into typed values, or throws. */
 export function decodeParams(specs: readonly ParamSpec[], raw: RawParams): Params {
   const out: Params = {};
@@ -37,6 +40,8 @@ export function decodeParams(specs: readonly ParamSpec[], raw: RawParams): Param
       out[spec.name] = n;
     } else {
       const value = text.trim();
+      // XML cannot carry these (so no SOAP caller can send them) and Postgres text cannot hold NUL.
+      if (CONTROL.test(value)) throw errors.invalid(spec.name, 'contains a control character');
       if (spec.maxLength !== undefined && [...value].length > spec.maxLength) {
         throw errors.invalid(spec.name, `must be at most ${spec.maxLength} characters`);
       }

@@ -1,0 +1,74 @@
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
+import type { Knex } from 'knex';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { SQL_TYPES, type FileSpec } from './files';
+
+/** A record as the text Postgres reads for each column (null for an empty cell). */
+export type Row = (string | null)[];
+
+/** Takes a file's checked rows into its temporary staging table. */
+export interface Stager {
+  add(rows: Row[]): Promise<void>;
+  /** Always called, also after a failure, so the connection leaves COPY mode. */
+  finish(): Promise<void>;
+}
+
+export const stageTable = (spec: FileSpec) => `load_${spec.table}`;
+
+const INSERT_BATCH = 5000;
+
+/**
+ * Creates the staging table (dropped at commit or rollback) and a stager filling it with COPY,
+ * or on embedded PGlite, whose socket server has no COPY FROM STDIN, with batched INSERTs.
+ */
+export async function openStager(trx: Knex.Transaction, spec: FileSpec, embedded: boolean): Promise<Stager> {
+  const table = stageTable(spec);
+  const columns = spec.columns.map((c) => `${c.db} ${SQL_TYPES[c.type]}`).join(', ');
+  await trx.raw(`CREATE TEMP TABLE ${table} (${columns}) ON COMMIT DROP`);
+  return embedded ? insertStager(trx, spec) : copyStager(trx, spec);
+}
+
+async function copyStager(trx: Knex.Transaction, spec: FileSpec): Promise<Stager> {
+  // Inside a transaction, knex hands out the transaction's own connection.
+  const client = (await trx.client.acquireConnection()) as PoolClient;
+  const stream = client.query(copyFrom(`COPY ${stageTable(spec)} (${spec.columns.map((c) => c.db).join(', ')}) FROM STDIN (FORMAT csv)`));
+  const done = finished(stream);
+  done.catch(() => {});
+  const quote = spec.columns.map((c) => c.type === 'text');
+  return {
+    async add(rows) {
+      if (stream.destroyed) return done;
+      let chunk = '';
+      for (const row of rows) {
+        for (let j = 0; j < row.length; j++) {
+          const v = row[j];
+          if (j > 0) chunk += ',';
+          // Unquoted empty is NULL in COPY's CSV; text is always quoted (so `\.` stays data).
+          if (v !== null) chunk += quote[j] ? `"${v.replace(/"/g, '""')}"` : v;
+        }
+        chunk += '\n';
+      }
+      if (!stream.write(chunk)) await once(stream, 'drain');
+    },
+    async finish() {
+      if (!stream.destroyed) stream.end();
+      await done;
+    },
+  };
+}
+
+function insertStager(trx: Knex.Transaction, spec: FileSpec): Stager {
+  const table = stageTable(spec);
+  const names = spec.columns.map((c) => c.db);
+  return {
+    async add(rows) {
+      for (let i = 0; i < rows.length; i += INSERT_BATCH) {
+        const objects = rows.slice(i, i + INSERT_BATCH).map((row) => Object.fromEntries(names.map((n, j) => [n, row[j]])));
+        await trx.raw(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, ?)`, [JSON.stringify(objects)]);
+      }
+    },
+    async finish() {},
+  };
+}
