@@ -64,13 +64,16 @@ program
       progress?.stop();
       if (e instanceof DatasetError) {
         console.error(e.message);
-        console.error('nothing was written');
         process.exitCode = 1;
         return;
       }
       throw e;
     }
   }));
+
+// `svapi generate <dir> --scale N [--seed S]`: a synthetic dataset (src/generate).
+import { registerGenerateCommand } from './generate/command';
+registerGenerateCommand(program);
 
 const keys = program.command('keys').description('manage developer credentials (DevID/DevKey)');
 keys

@@ -51,7 +51,7 @@ test('load reports every problem with file:line: column and exits 1 having writt
   expect(result.code).toBe(1);
   expect(result.stderr).toMatch(/professions\.csv:3: ProfessionID: /);
   expect(result.stderr).toMatch(/professions\.csv:4: ProfessionID: /);
-  expect(result.stderr).toMatch(/nothing was written/);
+  expect(result.stderr).toMatch(/nothing was loaded/);
   expect((await db.knex('professions').count({ n: '*' }))[0].n).toBe('0');
 });
 

@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+
+export const ROOT = path.resolve(__dirname, '../..');
+
+export interface Child {
+  proc: ChildProcess;
+  pid: number;
+  /** Resolves when the process has exited. */
+  exited: Promise<number | null>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when it is gone. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts `node <args>` (cwd: the checkout), and resolves once a stdout line matches `ready`
+ * (the match is returned). Its output goes to `log` (a file) as well. Rejects if it exits
+ * first or takes longer than `timeoutMs`.
+ */
+export async function startChild(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+  log: fs.WriteStream,
+  timeoutMs = 60_000,
+): Promise<{ child: Child; match: RegExpMatchArray }> {
+  const proc = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  proc.stderr!.on('data', (d) => log.write(d));
+  const child: Child = {
+    proc,
+    pid: proc.pid!,
+    exited,
+    stop: async (graceMs = 5_000) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void child.stop(1_000);
+      reject(new Error(`${args.join(' ')}: not ready within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const lines = readline.createInterface({ input: proc.stdout! });
+    lines.on('line', (line) => {
+      log.write(`${line}\n`);
+      const m = line.match(ready);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args.join(' ')} exited with ${code} before it was ready (see ${log.path})`));
+    });
+  });
+  return { child, match };
+}
+
+/** Runs `node bin/svapi.js <args>` to completion; rejects on a non-zero exit. */
+export function runSvapi(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['bin/svapi.js', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    proc.stdout.on('data', (d) => (out += d));
+    proc.stderr.on('data', (d) => (err += d));
+    proc.once('error', reject);
+    proc.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`svapi ${args[0]} exited ${code}: ${err || out}`))));
+  });
+}
+
+const TICK = 100; // USER_HZ on Linux
+
+function status(pid: number): string {
+  return fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+}
+const kb = (text: string, key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(text)?.[1] ?? 0);
+
+/** Current resident set, in bytes. */
+export function rss(pid: number): number {
+  return kb(status(pid), 'VmRSS') * 1024;
+}
+
+/** Peak resident set since start or since the last resetPeak, in bytes. */
+export function peakRss(pid: number): number {
+  return kb(status(pid), 'VmHWM') * 1024;
+}
+
+/** Resets VmHWM to the current RSS (Linux: clear_refs 5); false where that is not allowed. */
+export function resetPeak(pid: number): boolean {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** User + system CPU time of a process, in seconds. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICK;
+  } catch {
+    return 0;
+  }
+}
+
+/** PIDs of the Postgres backends serving `database` (their process title names it). */
+export function backendPids(database: string): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmd.startsWith('postgres:') && cmd.includes(` ${database} `)) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/** Polls VmRSS every `everyMs` and keeps the highest value (for when VmHWM cannot be reset). */
+export function rssSampler(pid: number, everyMs = 100) {
+  let max = 0;
+  const sample = () => {
+    try {
+      max = Math.max(max, rss(pid));
+    } catch {
+      // exited
+    }
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return {
+    stop(): number {
+      clearInterval(timer);
+      sample();
+      return max;
+    },
+  };
+}
+
