@@ -42,3 +42,9 @@ test('globals by monster come from the newest-first index', async () => {
   expect(text).toContain('hunting_globals_by_monster');
   expect(text).not.toMatch(/Sort/);
 });
+
+test('an empty search word reads the first rows in name order from an index, without sorting the table', async () => {
+  const text = await plan('items', 'item_name', 'item_id', '');
+  expect(text).toContain('items_name_order');
+  expect(text).not.toMatch(/Sort|Seq Scan/);
+});

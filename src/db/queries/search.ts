@@ -17,11 +17,16 @@ export function applyNameSearch(
   word: string,
   limit: number,
 ): Knex.QueryBuilder {
-  if (word !== '') query.whereRaw(`?? ILIKE ? ESCAPE '\\'`, [nameColumn, substringPattern(word)]);
+  if (word !== '') {
+    // An empty word ranks every name alike (a prefix of all), so that ranking is left out there
+    // and the name-order index serves the whole ORDER BY.
+    query
+      .whereRaw(`?? ILIKE ? ESCAPE '\\'`, [nameColumn, substringPattern(word)])
+      .orderByRaw(`CASE WHEN lower(??) = lower(?) THEN 0 WHEN starts_with(lower(??), lower(?)) THEN 1 ELSE 2 END`, [
+        nameColumn, word, nameColumn, word,
+      ]);
+  }
   return query
-    .orderByRaw(`CASE WHEN lower(??) = lower(?) THEN 0 WHEN starts_with(lower(??), lower(?)) THEN 1 ELSE 2 END`, [
-      nameColumn, word, nameColumn, word,
-    ])
     .orderByRaw(`lower(??) COLLATE "C"`, [nameColumn])
     .orderBy(idColumn)
     .limit(limit);
