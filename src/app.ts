@@ -12,6 +12,7 @@ import type { BindingContext } from './bindings/context';
 import { soapHandler } from './bindings/soap';
 import { httpHandler, sendHttpError } from './bindings/http';
 import { endpointGetHandler, indexHandler } from './bindings/docs';
+import { requestId } from './bindings/request-id';
 
 export interface AppContext {
   config: Config;
@@ -25,13 +26,15 @@ export async function createApp(ctx: AppContext): Promise<express.Express> {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.set('trust proxy', config.SVAPI_TRUST_PROXY);
+  // One proxy hop: req.ip (the auth-failure throttle's key) is the address that proxy saw.
+  app.set('trust proxy', config.SVAPI_TRUST_PROXY ? 1 : false);
+  app.use(requestId(logger));
 
   const binding: BindingContext = {
     knex,
     config,
     logger,
-    credentials: new CredentialChecker(knex),
+    credentials: new CredentialChecker(knex, config),
     serializer: new RecordSerializer(),
     wsdl: new WsdlDocuments(config.SVAPI_NAMESPACE),
   };
@@ -59,7 +62,6 @@ export async function createApp(ctx: AppContext): Promise<express.Express> {
 
   app.use((_req, res) => sendHttpError(res, errors.notFound('This path'), ns));
   app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    logger.error({ err }, 'unhandled error');
     sendHttpError(res, toServiceError(err), ns);
   });
   return app;

@@ -13,7 +13,7 @@ const schema = z.object({
   PORT: int(0, 65535).default(8080).describe('port to listen on'),
   SVAPI_NAMESPACE: z.string().min(1).default('SVAPI').describe('XML target namespace of the service'),
   SVAPI_PUBLIC_URL: z.string().url().optional().describe('base URL published in WSDLs and pages'),
-  SVAPI_TRUST_PROXY: bool.default(false).describe('honour X-Forwarded-Proto/Host'),
+  SVAPI_TRUST_PROXY: bool.default(false).describe('honour X-Forwarded-Proto/Host/For from one proxy in front'),
   SVAPI_MAX_RESULTS: int(1).default(1000).describe('most records in a list result'),
   SVAPI_MAX_GLOBALS: int(1).default(1000).describe('NumberOfGlobals is clamped to this'),
   SVAPI_LANDAREA_GLOBALS: int(1).default(100).describe('globals returned by GetLandareaGlobals'),
@@ -22,6 +22,8 @@ const schema = z.object({
   SVAPI_DB_TIMEOUT_MS: int(1).default(5000).describe('statement time-out in milliseconds'),
   SVAPI_MAX_BODY: int(1).default(65536).describe('largest request body in bytes (after inflation)'),
   SVAPI_KEY_CACHE_MS: int(0, 5000).default(2000).describe('how long a checked credential is cached'),
+  SVAPI_HEADERS_TIMEOUT_MS: int(1).default(10_000).describe('time a client has to send the request headers, in milliseconds'),
+  SVAPI_REQUEST_TIMEOUT_MS: int(1).default(30_000).describe('time a client has to send the whole request, in milliseconds'),
   SVAPI_DB_POOL_MAX: int(1, 1000).default(10).describe('database connections per process'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('log level'),
 });

@@ -73,11 +73,24 @@ export function faultCodeFor(e: ServiceError, binding: 'soap11' | 'soap12'): str
   return p === 'caller' ? 'Sender' : 'Receiver';
 }
 
-/** Anything thrown becomes a ServiceError; what is not one already is logged, never shown. */
+/**
+ * Anything thrown becomes a ServiceError; what is not one already is logged, never shown: the
+ * original stays on `cause` for the log (sendSoapError / sendHttpError log it with the request
+ * id), the client sees only the code and its fixed message.
+ */
 export function toServiceError(e: unknown): ServiceError {
   if (e instanceof ServiceError) return e;
-  if (isDatabaseUnavailable(e)) return errors.unavailable();
-  return errors.internal();
+  const mapped = isDatabaseUnavailable(e) ? errors.unavailable()
+    : isUnreadableRequest(e) ? errors.badRequest('The request could not be read.')
+      : errors.internal();
+  Object.defineProperty(mapped, 'cause', { value: e, enumerable: false });
+  return mapped;
+}
+
+/** Express/router errors about the request itself (a path that does not percent-decode). */
+function isUnreadableRequest(e: unknown): boolean {
+  const err = e as { status?: unknown; statusCode?: unknown } | null;
+  return Boolean(err) && typeof err === 'object' && (err!.status === 400 || err!.statusCode === 400);
 }
 
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '08000', '08003', '08006', '08001', '08004', '53300', '57014']);
@@ -88,5 +101,7 @@ function isDatabaseUnavailable(e: unknown): boolean {
   if (err.code && UNAVAILABLE_CODES.has(err.code)) return true;
   // knex: pool acquisition timed out (no connection could be made in time).
   if (err.name === 'KnexTimeoutError') return true;
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(err.message ?? '');
+  // pg: the connection closed under a statement, could not be made in time ('timeout expired'),
+  // or the client-side statement bound ran out ('Query read timeout').
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|^timeout expired$|is not queryable|Query read timeout/i.test(err.message ?? '');
 }

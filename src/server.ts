@@ -4,6 +4,7 @@ import { openDatabase } from './db/connect';
 import { createKey } from './auth/keys';
 import { createKnex } from './db/connect';
 import { createApp } from './app';
+import { createHttpServer } from './http-server';
 import type { Logger } from './log';
 
 export interface RunningServer {
@@ -26,7 +27,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     }
   }
   const app = await createApp({ config, db, logger });
-  const server = http.createServer(app);
+  const server = createHttpServer(app, config);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve());

@@ -16,7 +16,7 @@ beforeAll(async () => {
   await db.knex.raw(`INSERT INTO hunting_globals (monster_id, time_stamp, global_type_id, global_value, player_id, landarea_id)
     SELECT 1 + g % 1000, timestamptz '2026-01-01' + g * interval '1 minute', 1, g, 1, 1 FROM generate_series(1, 100000) g`);
   await db.knex.raw('ANALYZE');
-}, 180_000);
+}, 600_000);
 afterAll(() => db.destroy());
 
 async function plan(table: string, column: string, id: string, word: string): Promise<string> {

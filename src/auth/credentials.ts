@@ -1,18 +1,92 @@
 import type { Knex } from 'knex';
+import { LRUCache } from 'lru-cache';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Config } from '../config';
 import { errors } from '../errors';
-import { checkCredentials } from './keys';
+import { activeKeyHash, keyMatches } from './keys';
 
-/** Checks DevID/DevKey pairs for the bindings; throws AuthenticationFailed. */
+/** Most DevIDs whose key hash is cached; the least recently used is dropped beyond it. */
+export const KEY_CACHE_ENTRIES = 10_000;
+const WINDOW_SECONDS = 60;
+
+export type CredentialSettings = Pick<Config, 'SVAPI_KEY_CACHE_MS' | 'SVAPI_RATE_LIMIT' | 'SVAPI_AUTH_FAIL_LIMIT'>;
+
+/**
+ * Checks DevID/DevKey pairs for the bindings (CONTRACT §6) and applies the limits that go with
+ * them. Every kind of bad credential throws the one AuthenticationFailed; a limit throws
+ * RateLimited with the seconds until its window ends.
+ *
+ * - A valid DevID's stored key hash is cached for SVAPI_KEY_CACHE_MS (at most 5 s, so a
+ *   revocation holds on every instance within 5 s), in a bounded LRU. The cache holds the hash
+ *   from the database, never a presented key: a presented key is always hashed and compared with
+ *   it in constant time, so a wrong key is never accepted from the cache. Only pairs that checked
+ *   out are cached; unknown and revoked DevIDs go to the database every time.
+ * - SVAPI_RATE_LIMIT requests a minute per DevID (fixed one-minute windows).
+ * - SVAPI_AUTH_FAIL_LIMIT failed credentials a minute per client address: the failure beyond the
+ *   limit and every request from that address after it, a correct key included, are RateLimited
+ *   until the window (one minute from the address's first failure) ends. Refusing correct keys
+ *   too means a guesser learns nothing from the answers while blocked.
+ *
+ * Both counters live in this process: with several instances each one counts on its own, so
+ * the effective limits are per instance.
+ */
 export class CredentialChecker {
-  constructor(private readonly knex: Knex) {}
+  private readonly cache: LRUCache<number, Buffer> | undefined;
+  private readonly requests: RateLimiterMemory;
+  private readonly failures: RateLimiterMemory;
+  private readonly failLimit: number;
 
+  constructor(private readonly knex: Knex, settings: CredentialSettings) {
+    this.cache = settings.SVAPI_KEY_CACHE_MS > 0
+      ? new LRUCache<number, Buffer>({ max: KEY_CACHE_ENTRIES, ttl: Math.min(settings.SVAPI_KEY_CACHE_MS, 5000), updateAgeOnGet: false })
+      : undefined;
+    this.requests = new RateLimiterMemory({ points: settings.SVAPI_RATE_LIMIT, duration: WINDOW_SECONDS });
+    this.failures = new RateLimiterMemory({ points: settings.SVAPI_AUTH_FAIL_LIMIT, duration: WINDOW_SECONDS });
+    this.failLimit = settings.SVAPI_AUTH_FAIL_LIMIT;
+  }
+
+  /** Passes for a valid, unrevoked pair within its rate limit; throws otherwise. */
   async check(devId: number, devKey: string, clientAddress: string): Promise<void> {
-    if (!(await checkCredentials(this.knex, devId, devKey))) {
+    await this.refuseBlocked(clientAddress);
+    const cached = this.cache?.get(devId);
+    const stored = cached ?? (await activeKeyHash(this.knex, devId));
+    if (!keyMatches(devKey, stored)) {
       await this.fail(clientAddress);
       throw errors.auth();
     }
+    if (!cached) this.cache?.set(devId, stored!);
+    try {
+      await this.requests.consume(String(devId));
+    } catch (e) {
+      throw limited(e);
+    }
   }
 
-  /** Records a failed attempt from an address (throttling comes with the limits). */
-  async fail(_clientAddress: string): Promise<void> {}
+  /**
+   * Records a failed credential from an address. Throws RateLimited when it is one too many
+   * (or the address is already blocked); the caller throws AuthenticationFailed otherwise.
+   */
+  async fail(clientAddress: string): Promise<void> {
+    await this.refuseBlocked(clientAddress);
+    try {
+      await this.failures.consume(clientAddress);
+    } catch (e) {
+      throw limited(e);
+    }
+  }
+
+  /** Forgets cached key hashes (tests; a process that must drop them at once). */
+  clearCache(): void {
+    this.cache?.clear();
+  }
+
+  private async refuseBlocked(clientAddress: string): Promise<void> {
+    const state = await this.failures.get(clientAddress);
+    if (state && state.consumedPoints > this.failLimit && state.msBeforeNext > 0) throw limited(state);
+  }
+}
+
+function limited(e: unknown): Error {
+  if (e instanceof RateLimiterRes) return errors.rateLimited(Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
+  return e instanceof Error ? e : new Error(String(e));
 }

@@ -34,17 +34,28 @@ export async function revokeKey(knex: Knex, devId: number): Promise<boolean> {
   return true;
 }
 
+/** The stored hash of an existing, unrevoked DevID's key; undefined for any other DevID. */
+export async function activeKeyHash(knex: Knex, devId: number): Promise<Buffer | undefined> {
+  if (!Number.isInteger(devId) || devId < -2147483648 || devId > 2147483647) return undefined;
+  const row = await knex('dev_keys').where({ dev_id: devId }).whereNull('revoked_at').first('key_hash');
+  return row ? row.key_hash : undefined;
+}
+
+/**
+ * Compares a presented key with a stored hash in constant time; with no stored hash (unknown
+ * or revoked DevID) it compares against a dummy hash so that case costs the same.
+ */
+export function keyMatches(devKey: string, stored: Buffer | undefined): boolean {
+  const matches = crypto.timingSafeEqual(hash(devKey), stored ?? DUMMY_HASH);
+  return Boolean(stored) && matches;
+}
+
 /**
  * True only for an existing, unrevoked DevID whose key matches. The hash comparison runs in
  * constant time, and an unknown DevID is compared against a dummy hash so it costs the same.
  */
 export async function checkCredentials(knex: Knex, devId: number, devKey: string): Promise<boolean> {
-  const row = Number.isInteger(devId) && devId >= -2147483648 && devId <= 2147483647
-    ? await knex('dev_keys').where({ dev_id: devId }).whereNull('revoked_at').first('key_hash')
-    : undefined;
-  const expected: Buffer = row ? row.key_hash : DUMMY_HASH;
-  const matches = crypto.timingSafeEqual(hash(devKey), expected);
-  return Boolean(row) && matches;
+  return keyMatches(devKey, await activeKeyHash(knex, devId));
 }
 
 function utc(column: string): string {

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { startEmbedded, type EmbeddedServer } from './embedded';
 import { migrateLatest } from './migrate';
 import { seed } from '../../seeds/sample';
+import { createLogger } from '../log';
 
 export type Role = 'service' | 'admin';
 
@@ -44,6 +45,14 @@ export async function openDatabase(config: Config, role: Role): Promise<Database
   };
 }
 
+const CLIENT_TIMEOUT_MARGIN_MS = 500;
+
+/** True for a pg client that still has a statement outstanding (pg has no public accessor). */
+function stillBusy(connection: unknown): boolean {
+  const c = connection as { _getActiveQuery?: () => unknown; _queryQueue?: unknown[] };
+  return Boolean(c._getActiveQuery?.()) || (c._queryQueue?.length ?? 0) > 0;
+}
+
 export function createKnex(url: string, role: Role, config: Config, embedded: boolean): Knex {
   // PGlite is a single session behind a multiplexer: session settings would leak between
   // connections there, so read-only is enforced at the session level on real servers only.
@@ -54,10 +63,32 @@ export function createKnex(url: string, role: Role, config: Config, embedded: bo
       connectionString: url,
       options,
       statement_timeout: role === 'service' ? config.SVAPI_DB_TIMEOUT_MS : undefined,
+      // Client-side bound as well: PGlite has no statement time-out at all, and a server that
+      // vanished without closing the connection never sends the cancellation. Half a second
+      // later than the server's own, so on a real server the statement is cancelled there first.
+      query_timeout: role === 'service' ? config.SVAPI_DB_TIMEOUT_MS + CLIENT_TIMEOUT_MARGIN_MS : undefined,
+      keepAlive: true,
       connectionTimeoutMillis: config.SVAPI_DB_TIMEOUT_MS,
       application_name: `svapi-${role}`,
     },
-    pool: { min: 0, max: embedded ? Math.min(config.SVAPI_DB_POOL_MAX, 8) : config.SVAPI_DB_POOL_MAX },
-    acquireConnectionTimeout: Math.max(config.SVAPI_DB_TIMEOUT_MS, 10_000),
+    // A connection whose statement timed out on the client side still waits for that statement's
+    // answer: it is dropped rather than handed to the next request.
+    pool: { min: 0, max: embedded ? Math.min(config.SVAPI_DB_POOL_MAX, 8) : config.SVAPI_DB_POOL_MAX, validate: (c: unknown) => !stillBusy(c) },
+    // knex reports connection trouble itself (console by default): into the JSON log instead.
+    log: knexLog(config),
+    // The service waits no longer for a connection than for a statement: with the database
+    // down a request is ServiceUnavailable after about SVAPI_DB_TIMEOUT_MS, never hangs.
+    acquireConnectionTimeout: role === 'service' ? config.SVAPI_DB_TIMEOUT_MS : Math.max(config.SVAPI_DB_TIMEOUT_MS, 10_000),
   });
+}
+
+function knexLog(config: Config): Knex.Config['log'] {
+  const log = createLogger(config.LOG_LEVEL).child({ component: 'knex' });
+  const text = (m: unknown) => (m instanceof Error ? m.message : String(m));
+  return {
+    warn: (m: unknown) => log.warn(text(m)),
+    error: (m: unknown) => log.error(text(m)),
+    deprecate: (method: string, alternative: string) => log.warn(`${method} is deprecated, use ${alternative}`),
+    debug: (m: unknown) => log.debug(text(m)),
+  };
 }

@@ -5,6 +5,7 @@ import { createKey } from '../../src/auth/keys';
 import { loadConfig, type Config } from '../../src/config';
 import { createKnex } from '../../src/db/connect';
 import { createLogger } from '../../src/log';
+import { createHttpServer } from '../../src/http-server';
 import { seed } from '../../seeds/sample';
 import { freshDatabase, type TestDatabase } from './db';
 
@@ -13,6 +14,7 @@ export interface TestService {
   config: Config;
   db: TestDatabase;
   key: { devId: number; devKey: string };
+  server: http.Server;
   close(): Promise<void>;
 }
 
@@ -24,10 +26,11 @@ export async function startService(env: NodeJS.ProcessEnv = {}, opts: { seed?: b
   const db = await freshDatabase();
   if (opts.seed !== false) await seed(db.knex);
   const key = await createKey(db.knex, 'test');
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...env, DATABASE_URL: db.url });
+  // Limits far above what a test file sends, unless a test sets them (test/limits.test.ts).
+  const config = loadConfig({ LOG_LEVEL: 'silent', SVAPI_RATE_LIMIT: '1000000', SVAPI_AUTH_FAIL_LIMIT: '1000000', ...env, DATABASE_URL: db.url });
   const knex = createKnex(db.url, 'service', config, db.embedded);
   const app = await createApp({ config, db: { knex, close: () => knex.destroy() }, logger: createLogger(config.LOG_LEVEL) });
-  const server = http.createServer(app);
+  const server = createHttpServer(app, config);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -35,6 +38,7 @@ export async function startService(env: NodeJS.ProcessEnv = {}, opts: { seed?: b
     config,
     db,
     key,
+    server,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await knex.destroy();

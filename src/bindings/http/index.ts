@@ -8,6 +8,7 @@ import { parseContentType } from '../../xml/content-type';
 import { serviceErrorDocument } from '../../xml/faults';
 import { decodeBody, readBody } from '../../xml/body';
 import type { BindingContext } from '../context';
+import { logServiceError } from '../request-id';
 import type { Endpoint } from '../endpoints';
 
 const XML_TYPE = 'text/xml; charset=utf-8';
@@ -24,7 +25,9 @@ export function httpHandler(endpoint: Endpoint, ctx: BindingContext): express.Re
       res.locals.operation = op.name;
       let pairs: URLSearchParams;
       if (req.method === 'GET') {
-        pairs = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+        // Everything after the first `?`: a later `?` is part of a value (`SearchWord=a?b`).
+        const q = req.originalUrl.indexOf('?');
+        pairs = new URLSearchParams(q < 0 ? '' : req.originalUrl.slice(q + 1));
       } else {
         const type = parseContentType(req.headers['content-type']);
         if (type?.essence !== 'application/x-www-form-urlencoded') throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
@@ -40,17 +43,18 @@ export function httpHandler(endpoint: Endpoint, ctx: BindingContext): express.Re
 }
 
 function toParamsRequest(pairs: URLSearchParams): ParamsRequest {
-  const params: RawParams = {};
+  // No prototype: a parameter named `constructor` or `__proto__` is just an unknown name.
+  const params: RawParams = Object.create(null);
   const repeated: string[] = [];
   for (const [name, value] of pairs) {
-    if (name in params) repeated.push(name);
+    if (Object.hasOwn(params, name)) repeated.push(name);
     else params[name] = value;
   }
   return { params, repeated };
 }
 
 export function sendHttpError(res: Response, e: ServiceError, ns: string, ctx?: BindingContext) {
-  if (e.code === 'InternalError' || e.code === 'ServiceUnavailable') ctx?.logger.error({ err: e }, 'http request failed');
+  logServiceError(res, e, 'http', ctx?.logger);
   res.locals.outcome = e.code;
   res.status(statusFor(e, 'http')).set(e.headers).type(XML_TYPE).send(serviceErrorDocument(e, ns));
 }

@@ -8,6 +8,7 @@ import { parseSoapRequest, SOAP11_NS, SOAP12_NS, type SoapVersion } from '../../
 import { soapFault, serviceErrorDocument } from '../../xml/faults';
 import { decodeBody, readBody } from '../../xml/body';
 import type { BindingContext } from '../context';
+import { logServiceError } from '../request-id';
 import type { Endpoint } from '../endpoints';
 
 const CONTENT_TYPES: Record<SoapVersion, string> = {
@@ -75,7 +76,7 @@ function handOver(router: express.Router, req: Request, res: Response, version: 
 }
 
 export function sendSoapError(res: Response, e: ServiceError, version: SoapVersion | undefined, ns: string, ctx?: BindingContext) {
-  if (e.code === 'InternalError' || e.code === 'ServiceUnavailable') ctx?.logger.error({ err: e }, 'soap request failed');
+  logServiceError(res, e, 'soap', ctx?.logger);
   res.locals.outcome = e.code;
   res.status(statusFor(e, version === '1.1' ? 'soap11' : version === '1.2' ? 'soap12' : 'http'));
   res.set(e.headers);

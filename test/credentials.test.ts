@@ -1,0 +1,166 @@
+// CONTRACT §6: credentials first, one AuthenticationFailed for every bad kind, a bounded cache
+// that never outlives a revocation by more than 5 s.
+
+import { startService, type TestService } from './support/service';
+import { runCli } from './support/cli';
+import { serveOver } from './support/serve';
+import { BINDINGS, call, callerFault, readError, readResult, WEAPONS, HUNTING, type BindingName } from './support/bindings';
+import { createKey, revokeKey } from '../src/auth/keys';
+import { CredentialChecker, KEY_CACHE_ENTRIES } from '../src/auth/credentials';
+import { createKnex } from '../src/db/connect';
+import { loadConfig } from '../src/config';
+import { AUTH_FAILED_MESSAGE, ServiceError } from '../src/errors';
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc.close());
+
+const good = () => ({ DevID: String(svc.key.devId), DevKey: svc.key.devKey });
+
+async function expectAuthFailed(binding: BindingName, params: Record<string, string | undefined>, op = 'GetWeapons', path = WEAPONS) {
+  const answer = await call(svc.url, binding, path, op, params);
+  const want = callerFault(binding, 403);
+  expect({ binding, status: answer.status }).toEqual({ binding, status: want.status });
+  const error = readError(answer.body);
+  expect(error).toEqual({ faultCode: want.faultCode, code: 'AuthenticationFailed', message: AUTH_FAILED_MESSAGE, parameter: undefined });
+  return answer.body;
+}
+
+describe.each(BINDINGS)('%s', (binding) => {
+  test('a valid pair is served', async () => {
+    const answer = await call(svc.url, binding, WEAPONS, 'GetWeapons', { ...good(), SearchWord: '' });
+    expect(answer.status).toBe(200);
+    expect(readResult(answer.body).children.length).toBeGreaterThan(0);
+  });
+
+  test('every kind of bad credential gets the same AuthenticationFailed, before parameters are looked at', async () => {
+    const revoked = await createKey(svc.db.knex, 'revoked');
+    await revokeKey(svc.db.knex, revoked.devId);
+    const other = await createKey(svc.db.knex, 'other');
+    const kinds: Record<string, Record<string, string | undefined>> = {
+      'no DevID': { DevKey: svc.key.devKey },
+      'no DevKey': { DevID: String(svc.key.devId) },
+      'neither': {},
+      'empty DevKey': { DevID: String(svc.key.devId), DevKey: '' },
+      'empty DevID': { DevID: '', DevKey: svc.key.devKey },
+      'DevID not an int': { DevID: 'abc', DevKey: svc.key.devKey },
+      'DevID out of range': { DevID: '2147483648', DevKey: svc.key.devKey },
+      'unknown DevID': { DevID: '987654', DevKey: svc.key.devKey },
+      'wrong DevKey': { DevID: String(svc.key.devId), DevKey: other.devKey },
+      'DevKey with a space': { DevID: String(svc.key.devId), DevKey: `${svc.key.devKey} ` },
+      'another DevID with this key': { DevID: String(other.devId), DevKey: svc.key.devKey },
+      'revoked': { DevID: String(revoked.devId), DevKey: revoked.devKey },
+    };
+    const bodies = new Set<string>();
+    for (const params of Object.values(kinds)) {
+      // An invalid parameter too: credentials are checked before anything else.
+      bodies.add(await expectAuthFailed(binding, { ...params, MonsterID: 'not a number' }, 'GetMonster', HUNTING));
+    }
+    // One answer for all: nothing tells which half was wrong.
+    expect(bodies.size).toBe(1);
+  });
+});
+
+test('a DevID given twice is AuthenticationFailed over HTTP GET', async () => {
+  const answer = await fetch(`${svc.url}${WEAPONS}/GetWeapons?DevID=${svc.key.devId}&DevID=${svc.key.devId}&DevKey=${encodeURIComponent(svc.key.devKey)}`);
+  expect(answer.status).toBe(403);
+  expect(readError(await answer.text()).code).toBe('AuthenticationFailed');
+});
+
+test('the key cache is at most 5 s by default and by configuration', () => {
+  expect(loadConfig({}).SVAPI_KEY_CACHE_MS).toBeLessThanOrEqual(5000);
+  expect(() => loadConfig({ SVAPI_KEY_CACHE_MS: '5001' })).toThrow(/SVAPI_KEY_CACHE_MS/);
+  expect(KEY_CACHE_ENTRIES).toBeLessThanOrEqual(100_000);
+});
+
+test('a key revoked with the CLI is refused within 5 s while the service runs (default cache)', async () => {
+  const key = await createKey(svc.db.knex, 'to revoke by CLI');
+  const params = { DevID: String(key.devId), DevKey: key.devKey, SearchWord: 'a' };
+  // Warm the cache on every binding.
+  for (const binding of BINDINGS) expect((await call(svc.url, binding, WEAPONS, 'GetWeapons', params)).status).toBe(200);
+  const revoked = await runCli(['keys', 'revoke', String(key.devId)], { DATABASE_URL: svc.db.url });
+  expect(revoked.code).toBe(0);
+  const since = Date.now();
+  for (const binding of BINDINGS) {
+    for (;;) {
+      const answer = await call(svc.url, binding, WEAPONS, 'GetWeapons', params);
+      if (answer.status !== 200) {
+        expect(readError(answer.body).code).toBe('AuthenticationFailed');
+        break;
+      }
+      expect(Date.now() - since).toBeLessThan(5000);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  expect(Date.now() - since).toBeLessThan(5000);
+});
+
+describe('the credential cache', () => {
+  const settings = { SVAPI_KEY_CACHE_MS: 300, SVAPI_RATE_LIMIT: 1_000_000, SVAPI_AUTH_FAIL_LIMIT: 1_000_000 };
+  let knex: ReturnType<typeof createKnex>;
+  let queries: number;
+  beforeAll(() => {
+    knex = createKnex(svc.db.url, 'service', svc.config, svc.db.embedded);
+    knex.on('query', () => void queries++);
+  });
+  afterAll(() => knex.destroy());
+  beforeEach(() => {
+    queries = 0;
+  });
+
+  test('a valid pair is a database query once per TTL, not per request', async () => {
+    const checker = new CredentialChecker(knex, settings);
+    for (let i = 0; i < 20; i++) await checker.check(svc.key.devId, svc.key.devKey, '10.0.0.1');
+    expect(queries).toBe(1);
+  });
+
+  test('a wrong key is never accepted from the cache, whatever it is', async () => {
+    const checker = new CredentialChecker(knex, settings);
+    await checker.check(svc.key.devId, svc.key.devKey, '10.0.0.1');
+    for (const wrong of ['', 'x', svc.key.devKey.slice(1), `${svc.key.devKey}x`, svc.key.devKey.toUpperCase()]) {
+      await expect(checker.check(svc.key.devId, wrong, '10.0.0.1')).rejects.toMatchObject({ code: 'AuthenticationFailed' });
+    }
+    await checker.check(svc.key.devId, svc.key.devKey, '10.0.0.1');
+  });
+
+  test('unknown and revoked DevIDs are not cached', async () => {
+    const checker = new CredentialChecker(knex, settings);
+    for (let i = 0; i < 3; i++) await expect(checker.check(424242, svc.key.devKey, '10.0.0.1')).rejects.toBeInstanceOf(ServiceError);
+    expect(queries).toBe(3);
+  });
+
+  test('a revocation holds once the TTL has passed', async () => {
+    const key = await createKey(svc.db.knex, 'to revoke in the database');
+    const checker = new CredentialChecker(knex, settings);
+    await checker.check(key.devId, key.devKey, '10.0.0.1');
+    await revokeKey(svc.db.knex, key.devId);
+    await new Promise((r) => setTimeout(r, settings.SVAPI_KEY_CACHE_MS + 50));
+    await expect(checker.check(key.devId, key.devKey, '10.0.0.1')).rejects.toMatchObject({ code: 'AuthenticationFailed' });
+  });
+
+  test('SVAPI_KEY_CACHE_MS=0 turns the cache off', async () => {
+    const checker = new CredentialChecker(knex, { ...settings, SVAPI_KEY_CACHE_MS: 0 });
+    for (let i = 0; i < 3; i++) await checker.check(svc.key.devId, svc.key.devKey, '10.0.0.1');
+    expect(queries).toBe(3);
+  });
+});
+
+test('the service with a small cache refuses a key revoked in the database within that time', async () => {
+  const small = await serveOver(svc.db, { SVAPI_KEY_CACHE_MS: '200' });
+  try {
+    const key = await createKey(svc.db.knex, 'to revoke under a small cache');
+    const params = { DevID: String(key.devId), DevKey: key.devKey, SearchWord: 'a' };
+    for (const binding of BINDINGS) expect((await call(small.url, binding, WEAPONS, 'GetWeapons', params)).status).toBe(200);
+    await revokeKey(svc.db.knex, key.devId);
+    await new Promise((r) => setTimeout(r, 250));
+    for (const binding of BINDINGS) {
+      const answer = await call(small.url, binding, WEAPONS, 'GetWeapons', params);
+      expect({ binding, status: answer.status }).toEqual({ binding, status: callerFault(binding, 403).status });
+      expect(readError(answer.body).code).toBe('AuthenticationFailed');
+    }
+  } finally {
+    await small.close();
+  }
+});

@@ -1,0 +1,117 @@
+// CONTRACT §8: with the database gone the service answers ServiceUnavailable quickly, stays up,
+// says so on /readyz, and serves again by itself when the database is back. The database is
+// taken away by stopping a TCP proxy between the service and it (real Postgres or embedded).
+
+import { freshDatabase, type TestDatabase } from './support/db';
+import { serveOver, type ServedApp } from './support/serve';
+import { TcpProxy } from './support/tcp-proxy';
+import { BINDINGS, call, readError, readResult, send, serviceFault, WEAPONS, HUNTING, type BindingName } from './support/bindings';
+import { seed } from '../seeds/sample';
+import { createKey } from '../src/auth/keys';
+
+const TIMEOUT_MS = 1000;
+let db: TestDatabase;
+let proxy: TcpProxy;
+let app: ServedApp;
+let key: { devId: number; devKey: string };
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  await seed(db.knex);
+  key = await createKey(db.knex, 'outage');
+  const target = new URL(db.url);
+  proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  await proxy.start();
+  app = await serveOver(db, { SVAPI_DB_TIMEOUT_MS: String(TIMEOUT_MS), SVAPI_KEY_CACHE_MS: '0' }, { databaseUrl: proxy.urlFor(db.url), captureLog: true });
+});
+afterAll(async () => {
+  await app?.close();
+  await proxy?.stop();
+  await db?.destroy();
+});
+
+const params = () => ({ DevID: String(key.devId), DevKey: key.devKey, SearchWord: 'a' });
+
+async function expectServing() {
+  for (const binding of BINDINGS) {
+    const answer = await call(app.url, binding, WEAPONS, 'GetWeapons', params());
+    expect({ binding, status: answer.status }).toEqual({ binding, status: 200 });
+    expect(readResult(answer.body).children.length).toBeGreaterThan(0);
+  }
+  expect((await send(`${app.url}/readyz`)).status).toBe(200);
+}
+
+async function expectUnavailable(binding: BindingName, path: string, op: string, p: Record<string, string>) {
+  const answer = await call(app.url, binding, path, op, p);
+  const want = serviceFault(binding, 503);
+  expect({ binding, op, status: answer.status }).toEqual({ binding, op, status: want.status });
+  expect(readError(answer.body)).toMatchObject({ code: 'ServiceUnavailable', faultCode: want.faultCode });
+  // Well under a client's patience: about the time-out, never a hang.
+  expect(answer.ms).toBeLessThan(TIMEOUT_MS + 1000);
+  expect(answer.body).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|Knex|pool|\bat /);
+  // The detail is in the log, under the request id.
+  const id = answer.headers.get('x-request-id');
+  expect(app.log.find((l) => l.requestId === id)).toMatchObject({ level: 50, code: 'ServiceUnavailable', err: { stack: expect.any(String) } });
+}
+
+test('the database goes away and comes back: 503 quickly, /readyz 503, then served again without a restart', async () => {
+  await expectServing();
+
+  await proxy.stop();
+  for (let round = 0; round < 2; round++) {
+    for (const binding of BINDINGS) {
+      await expectUnavailable(binding, WEAPONS, 'GetWeapons', params());
+      await expectUnavailable(binding, HUNTING, 'GetMonster', { DevID: String(key.devId), DevKey: key.devKey, MonsterID: '1' });
+    }
+  }
+  const ready = await send(`${app.url}/readyz`);
+  expect(ready.status).toBe(503);
+  expect(ready.ms).toBeLessThan(TIMEOUT_MS + 1000);
+  expect(ready.headers.get('x-request-id')).toBeTruthy();
+  // The process is up, and what needs no database still answers.
+  expect((await send(`${app.url}/healthz`)).status).toBe(200);
+  expect((await send(`${app.url}${WEAPONS}?wsdl`)).status).toBe(200);
+  // Several at once: each is answered, none waits on another's time-out.
+  const started = Date.now();
+  const parallel = await Promise.all(Array.from({ length: 20 }, (_, i) => call(app.url, BINDINGS[i % 4], WEAPONS, 'GetWeapons', params())));
+  expect(parallel.map((a) => readError(a.body).code)).toEqual(Array(20).fill('ServiceUnavailable'));
+  expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1500);
+
+  await proxy.start();
+  const back = Date.now();
+  for (;;) {
+    const answer = await send(`${app.url}/readyz`);
+    if (answer.status === 200) break;
+    expect(Date.now() - back).toBeLessThan(10_000);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await expectServing();
+});
+
+test('a second outage is survived as well', async () => {
+  await proxy.stop();
+  await expectUnavailable('get', WEAPONS, 'GetWeapons', params());
+  await proxy.start();
+  await expectServing();
+});
+
+test('a database that stops answering (connections hang, nothing is closed) is ServiceUnavailable within the time-out and a second', async () => {
+  await expectServing();
+  proxy.freeze();
+  try {
+    // Connections held open in the pool: the statement waits, then the client-side bound ends it.
+    for (const binding of BINDINGS) await expectUnavailable(binding, WEAPONS, 'GetWeapons', params());
+    const ready = await send(`${app.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(ready.ms).toBeLessThan(TIMEOUT_MS + 1000);
+  } finally {
+    proxy.thaw();
+  }
+  const back = Date.now();
+  for (;;) {
+    if ((await send(`${app.url}/readyz`)).status === 200) break;
+    expect(Date.now() - back).toBeLessThan(10_000);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await expectServing();
+});

@@ -1,0 +1,51 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { createApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { createKnex } from '../../src/db/connect';
+import { createHttpServer } from '../../src/http-server';
+import type { TestDatabase } from './db';
+
+export interface ServedApp {
+  url: string;
+  config: Config;
+  server: http.Server;
+  /** Log lines written so far, parsed (only with `captureLog`). */
+  log: Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+/**
+ * Another instance of the service over an existing test database (which stays open), with its
+ * own configuration; `databaseUrl` replaces the database's URL (a proxy in front of it).
+ */
+export async function serveOver(db: TestDatabase, env: NodeJS.ProcessEnv = {}, opts: { databaseUrl?: string; captureLog?: boolean } = {}): Promise<ServedApp> {
+  const url = opts.databaseUrl ?? db.url;
+  const config = loadConfig({ LOG_LEVEL: 'silent', SVAPI_RATE_LIMIT: '1000000', SVAPI_AUTH_FAIL_LIMIT: '1000000', ...env, DATABASE_URL: url });
+  const log: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n')) if (line.trim()) log.push(JSON.parse(line));
+      done();
+    },
+  });
+  const logger = opts.captureLog ? pino({ level: 'info' }, sink) : pino({ level: config.LOG_LEVEL });
+  const knex = createKnex(url, 'service', config, db.embedded);
+  const app = await createApp({ config, db: { knex, close: () => knex.destroy() }, logger });
+  const server = createHttpServer(app, config);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    config,
+    server,
+    log,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await knex.destroy();
+    },
+  };
+}
