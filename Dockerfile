@@ -3,7 +3,8 @@
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+# npm install, not npm ci: the lock file may lack other platforms' optional packages (see .ci/run).
+RUN npm install --omit=dev --no-audit --no-fund
 
 # Runtime stage: non-root, no build tools, no dev dependencies.
 FROM node:20-bookworm-slim

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { loadConfig, ConfigError, configReference } from '../src/config';
 
 test('defaults are those of CONTRACT', () => {
@@ -31,5 +33,13 @@ test('every CONTRACT variable is documented with its default', () => {
   for (const v of ['DATABASE_URL', 'HOST', 'PORT', 'SVAPI_NAMESPACE', 'SVAPI_PUBLIC_URL', 'SVAPI_TRUST_PROXY', 'SVAPI_MAX_RESULTS',
     'SVAPI_MAX_GLOBALS', 'SVAPI_LANDAREA_GLOBALS', 'SVAPI_RATE_LIMIT', 'SVAPI_AUTH_FAIL_LIMIT', 'SVAPI_DB_TIMEOUT_MS', 'SVAPI_MAX_BODY']) {
     expect(names).toContain(v);
+  }
+});
+
+test('the README documents every variable with its default', () => {
+  const readme = fs.readFileSync(path.join(__dirname, '../README.md'), 'utf8');
+  for (const v of configReference()) {
+    const row = readme.split('\n').find((l) => l.startsWith(`| \`${v.name}\` |`));
+    expect([v.name, row]).toEqual([v.name, expect.stringContaining(v.default === '(unset)' ? '(unset)' : `\`${v.default}\``)]);
   }
 });
