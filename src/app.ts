@@ -13,6 +13,8 @@ import { soapHandler } from './bindings/soap';
 import { httpHandler, sendHttpError } from './bindings/http';
 import { endpointGetHandler, indexHandler } from './bindings/docs';
 import { requestId } from './bindings/request-id';
+import { accessLog } from './bindings/access-log';
+import { createMetrics } from './metrics';
 
 export interface AppContext {
   config: Config;
@@ -29,6 +31,8 @@ export async function createApp(ctx: AppContext): Promise<express.Express> {
   // One proxy hop: req.ip (the auth-failure throttle's key) is the address that proxy saw.
   app.set('trust proxy', config.SVAPI_TRUST_PROXY ? 1 : false);
   app.use(requestId(logger));
+  const metrics = createMetrics(knex);
+  app.use(accessLog(logger, (r) => metrics.observe(r)));
 
   const binding: BindingContext = {
     knex,
@@ -49,6 +53,14 @@ export async function createApp(ctx: AppContext): Promise<express.Express> {
       res.status(current ? 200 : 503).type('text/plain').send(current ? 'ready' : 'schema not current');
     } catch {
       res.status(503).type('text/plain').send('database unreachable');
+    }
+  });
+  app.get('/metrics', async (_req, res, next) => {
+    try {
+      const text = await metrics.registry.metrics();
+      res.type(metrics.registry.contentType).send(text);
+    } catch (e) {
+      next(e);
     }
   });
   app.get('/', indexHandler(binding));

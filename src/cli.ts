@@ -5,8 +5,11 @@ import { openDatabase } from './db/connect';
 import { migrateLatest } from './db/migrate';
 import { createKey, listKeys, revokeKey } from './auth/keys';
 import { loadDataset, DatasetError, type LoadOptions } from './load';
-import { createLogger } from './log';
-import { startServer } from './server';
+import cluster from 'node:cluster';
+import os from 'node:os';
+import { createLogger, type Logger } from './log';
+import { startServer, SHUTDOWN_GRACE_MS, type RunningServer } from './server';
+import { runPrimary, startupLines, SHARED_EMBEDDED_ENV } from './cluster';
 
 const program = new Command('svapi')
   .description('Game data query service: SOAP 1.1/1.2 and HTTP GET/POST over a Postgres database')
@@ -18,28 +21,54 @@ program
   .command('serve')
   .description('start the service (embedded database with sample data when DATABASE_URL is unset)')
   .option('-p, --port <port>', 'port to listen on (overrides PORT)', parsePort)
-  .action(async (opts: { port?: number }) => {
+  .option('-w, --workers [n]', 'serve from n worker processes (node:cluster); without n, one per core', parseWorkers)
+  .action(async (opts: { port?: number; workers?: number | true }) => {
     const config = withConfig();
     if (opts.port !== undefined) config.PORT = opts.port;
     const logger = createLogger(config.LOG_LEVEL);
-    const running = await startServer(config, logger);
-    const lines = [
-      `svapi listening on ${running.url}`,
-      `  endpoints: ${running.url}/api/weapons.asmx  ${running.url}/api/item.asmx  ${running.url}/API/hunting.asmx  ${running.url}/api/auction.asmx`,
-      `  WSDL:      ${running.url}/API/hunting.asmx?wsdl (likewise for each endpoint)`,
-      `  database:  ${config.DATABASE_URL ? 'DATABASE_URL' : `embedded (${config.SVAPI_DATA_DIR})`}`,
-    ];
-    if (running.demoKey) {
-      lines.push(`  demo credential: DevID=${running.demoKey.devId} DevKey=${running.demoKey.devKey}`);
-      lines.push(`  try: curl '${running.url}/API/hunting.asmx/GetMonster?DevID=${running.demoKey.devId}&DevKey=${running.demoKey.devKey}&MonsterID=1'`);
+    if (cluster.isWorker) return serveWorker(config, logger);
+    if (opts.workers !== undefined) {
+      return runPrimary(config, opts.workers === true ? os.availableParallelism() : opts.workers, logger);
     }
-    process.stdout.write(`${lines.join('\n')}\n`);
-    const stop = () => {
-      running.close().then(() => process.exit(0), () => process.exit(1));
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    const running = await startServer(config, logger);
+    process.stdout.write(startupLines({
+      url: running.url,
+      database: config.DATABASE_URL ? 'DATABASE_URL' : `embedded (${config.SVAPI_DATA_DIR})`,
+      demoKey: running.demoKey,
+    }));
+    stopOnSignal(running, logger);
   });
+
+/** A cluster worker: serves on the primary's port over the database the primary named. */
+async function serveWorker(config: Config, logger: Logger): Promise<void> {
+  const running = await startServer(config, logger, { sharedEmbedded: process.env[SHARED_EMBEDDED_ENV] === '1' });
+  stopOnSignal(running, logger);
+}
+
+/**
+ * SIGTERM/SIGINT: stop accepting, answer what is in flight, close the pool, exit 0; when that
+ * takes longer than SHUTDOWN_GRACE_MS the remaining connections are cut and the exit code is 1.
+ */
+function stopOnSignal(running: RunningServer, logger: Logger): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    running.shutdown(SHUTDOWN_GRACE_MS).then(
+      (inTime) => {
+        if (!inTime) logger.warn({ graceMs: SHUTDOWN_GRACE_MS }, 'requests still in flight were cut off');
+        process.exit(inTime ? 0 : 1);
+      },
+      (e: unknown) => {
+        logger.error({ err: e }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
 
 program
   .command('migrate')
@@ -131,6 +160,12 @@ async function withAdminDb(fn: (knex: import('knex').Knex) => Promise<void>): Pr
 function parsePort(v: string): number {
   const n = Number(v);
   if (!/^\d+$/.test(v) || n > 65535) throw new InvalidArgumentError('a port is an integer 0..65535');
+  return n;
+}
+
+function parseWorkers(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < 1 || n > 256) throw new InvalidArgumentError('workers is an integer 1..256');
   return n;
 }
 

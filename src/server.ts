@@ -13,10 +13,24 @@ export interface RunningServer {
   /** Printed at start in embedded mode so a newcomer can call the service at once. */
   demoKey?: { devId: number; devKey: string };
   close(): Promise<void>;
+  /**
+   * Graceful stop: no new connections, requests in flight answered (with `Connection: close`),
+   * idle kept-alive connections closed, then the pool. True when that took less than `graceMs`;
+   * after `graceMs` the remaining connections are cut and the result is false.
+   */
+  shutdown(graceMs?: number): Promise<boolean>;
 }
 
-export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
-  const db = await openDatabase(config, 'service');
+/** How long a graceful stop waits for requests in flight before cutting connections. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface StartOptions {
+  /** DATABASE_URL is an embedded database that another svapi process (the cluster primary) owns. */
+  sharedEmbedded?: boolean;
+}
+
+export async function startServer(config: Config, logger: Logger, opts: StartOptions = {}): Promise<RunningServer> {
+  const db = await openDatabase(config, 'service', { sharedEmbedded: opts.sharedEmbedded });
   let demoKey: RunningServer['demoKey'];
   if (db.embedded?.owner) {
     const admin = createKnex(db.embedded.url, 'admin', config, true);
@@ -28,6 +42,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   }
   const app = await createApp({ config, db, logger });
   const server = createHttpServer(app, config);
+  let stopping = false;
+  // Once stopping, every answer closes its connection, so no client reuses it for a new request.
+  server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (stopping) res.setHeader('Connection', 'close');
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve());
@@ -42,6 +61,27 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.close();
+    },
+    shutdown: async (graceMs = SHUTDOWN_GRACE_MS) => {
+      stopping = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A connection between two requests is closed now; one with a request in flight after
+      // its answer (Connection: close above, and this sweep for any that went idle meanwhile).
+      server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      let timer: NodeJS.Timeout | undefined;
+      const inTime = await Promise.race([
+        closed.then(() => true),
+        new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), graceMs); }),
+      ]);
+      clearTimeout(timer);
+      clearInterval(sweep);
+      if (!inTime) {
+        server.closeAllConnections();
+        await closed;
+      }
+      await db.close();
+      return inTime;
     },
   };
 }

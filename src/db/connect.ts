@@ -19,10 +19,12 @@ export interface Database {
  * (CONTRACT §6); migrations, loads and key commands use the admin role. Every statement has
  * the configured time-out.
  */
-export async function openDatabase(config: Config, role: Role): Promise<Database> {
+export async function openDatabase(config: Config, role: Role, opts: { sharedEmbedded?: boolean } = {}): Promise<Database> {
   const embedded = config.DATABASE_URL ? undefined : await startEmbedded(config.SVAPI_DATA_DIR);
   const url = config.DATABASE_URL ?? embedded!.url;
-  const knex = createKnex(url, role, config, Boolean(embedded));
+  // sharedEmbedded: DATABASE_URL is the embedded database of another svapi process (a cluster
+  // worker's primary), which gets the embedded treatment (no session-level settings).
+  const knex = createKnex(url, role, config, Boolean(embedded) || Boolean(opts.sharedEmbedded));
   if (embedded?.created) {
     await migrateLatest(knex);
     if (role === 'service') {

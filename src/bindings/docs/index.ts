@@ -41,6 +41,7 @@ function send(res: express.Response, status: number, page: string) {
 /** GET on an endpoint path: `?wsdl` gives the WSDL, `?op=` an operation's page, else the help page. */
 export function endpointGetHandler(endpoint: Endpoint, ctx: BindingContext): express.RequestHandler {
   return (req, res) => {
+    res.locals.binding = 'docs';
     const base = baseUrl(req, ctx.config);
     const query = queryOf(req);
     if (query.has('wsdl')) {
@@ -63,6 +64,7 @@ export function endpointGetHandler(endpoint: Endpoint, ctx: BindingContext): exp
 /** `GET /`: the four endpoints, how to call them, and the operational URLs. */
 export function indexHandler(ctx: BindingContext): express.RequestHandler {
   return (req, res) => {
+    res.locals.binding = 'docs';
     const links = new Links(baseUrl(req, ctx.config));
     send(res, 200, indexPage(links, ctx.config.SVAPI_NAMESPACE));
   };

@@ -18,6 +18,7 @@ export function httpHandler(endpoint: Endpoint, ctx: BindingContext): express.Re
   const read = readBody(ctx.config.SVAPI_MAX_BODY);
   const ns = ctx.config.SVAPI_NAMESPACE;
   return async (req, res) => {
+    res.locals.binding = req.method === 'GET' ? 'http-get' : req.method === 'POST' ? 'http-post' : 'other';
     try {
       if (req.method !== 'GET' && req.method !== 'POST') throw errors.methodNotAllowed(['GET', 'POST']);
       const op = findOperation(endpoint.name, String(req.params.operation));

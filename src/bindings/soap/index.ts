@@ -7,6 +7,7 @@ import { parseContentType } from '../../xml/content-type';
 import { parseSoapRequest, SOAP11_NS, SOAP12_NS, type SoapVersion } from '../../xml/envelope';
 import { soapFault, serviceErrorDocument } from '../../xml/faults';
 import { decodeBody, readBody } from '../../xml/body';
+import { escapeAttr } from '../../xml/escape';
 import type { BindingContext } from '../context';
 import { logServiceError } from '../request-id';
 import type { Endpoint } from '../endpoints';
@@ -38,6 +39,7 @@ export async function soapHandler(endpoint: Endpoint, ctx: BindingContext): Prom
       const type = parseContentType(req.headers['content-type']);
       version = type?.essence === 'text/xml' ? '1.1' : type?.essence === 'application/soap+xml' ? '1.2' : undefined;
       if (!version) throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
+      res.locals.binding = version === '1.1' ? 'soap11' : 'soap12';
       const xml = decodeBody(await read(req, res), type!.charset);
       const message = parseSoapRequest(xml, version);
       const op = message.operationNamespace === ns ? findOperation(endpoint.name, message.operation) : undefined;
@@ -67,7 +69,7 @@ function soapAction(req: Request, contentTypeAction: string | undefined): string
 /** node-soap sees only a canonical request: the operation element, nothing from the client. */
 function handOver(router: express.Router, req: Request, res: Response, version: SoapVersion, op: string, ns: string) {
   const envNs = version === '1.1' ? SOAP11_NS : SOAP12_NS;
-  req.body = Buffer.from(`<e:Envelope xmlns:e="${envNs}"><e:Body><o:${op} xmlns:o="${ns.replace(/[<&"]/g, '')}"/></e:Body></e:Envelope>`);
+  req.body = Buffer.from(`<e:Envelope xmlns:e="${envNs}"><e:Body><o:${op} xmlns:o="${escapeAttr(ns)}"/></e:Body></e:Envelope>`);
   req.headers['content-type'] = CONTENT_TYPES[version];
   delete req.headers.soapaction;
   delete req.headers['content-encoding'];

@@ -1,0 +1,129 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config';
+import { createKnex, openDatabase, type Database } from './db/connect';
+import { createKey } from './auth/keys';
+import type { Logger } from './log';
+import { SHUTDOWN_GRACE_MS } from './server';
+
+/** PGlite is single-threaded: more processes than this over the embedded database gain nothing. */
+export const EMBEDDED_MAX_WORKERS = 4;
+/** Connections the embedded socket server accepts (src/db/embedded.ts), less room for the CLI. */
+const EMBEDDED_CONNECTIONS = 12;
+/** Set in a worker's environment when DATABASE_URL is the primary's embedded database. */
+export const SHARED_EMBEDDED_ENV = 'SVAPI_SHARED_EMBEDDED';
+
+export interface StartupInfo {
+  url: string;
+  database: string;
+  demoKey?: { devId: number; devKey: string };
+  workers?: number;
+}
+
+export function startupLines(info: StartupInfo): string {
+  const { url } = info;
+  const lines = [
+    `svapi listening on ${url}`,
+    `  endpoints: ${url}/api/weapons.asmx  ${url}/api/item.asmx  ${url}/API/hunting.asmx  ${url}/api/auction.asmx`,
+    `  WSDL:      ${url}/API/hunting.asmx?wsdl (likewise for each endpoint)`,
+    `  database:  ${info.database}`,
+  ];
+  if (info.workers !== undefined) lines.push(`  workers:   ${info.workers}`);
+  if (info.demoKey) {
+    lines.push(`  demo credential: DevID=${info.demoKey.devId} DevKey=${info.demoKey.devKey}`);
+    lines.push(`  try: curl '${url}/API/hunting.asmx/GetMonster?DevID=${info.demoKey.devId}&DevKey=${info.demoKey.devKey}&MonsterID=1'`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The cluster primary of `svapi serve --workers N`: owns the embedded database when there is
+ * one (so a single process opens PGlite) and hands its URL to the workers, prints the start-up
+ * lines once, restarts a worker that dies unexpectedly, and on SIGTERM/SIGINT forwards SIGTERM
+ * to the workers and exits when they all have (0 when they all stopped cleanly).
+ */
+export async function runPrimary(config: Config, requested: number, logger: Logger): Promise<void> {
+  let db: Database | undefined;
+  let demoKey: StartupInfo['demoKey'];
+  let workers = requested;
+  const env: NodeJS.ProcessEnv = { PORT: String(config.PORT) };
+  if (!config.DATABASE_URL) {
+    workers = Math.min(requested, EMBEDDED_MAX_WORKERS);
+    db = await openDatabase(config, 'service');
+    await db.knex.destroy();
+    const url = db.embedded!.url;
+    if (db.embedded!.owner) {
+      const admin = createKnex(url, 'admin', config, true);
+      try {
+        demoKey = await createKey(admin, 'demo (embedded start)');
+      } finally {
+        await admin.destroy();
+      }
+    }
+    Object.assign(env, {
+      DATABASE_URL: url,
+      [SHARED_EMBEDDED_ENV]: '1',
+      SVAPI_DB_POOL_MAX: String(Math.max(1, Math.min(config.SVAPI_DB_POOL_MAX, Math.floor(EMBEDDED_CONNECTIONS / workers)))),
+    });
+  }
+
+  let stopping = false;
+  let printed = false;
+  let listening = 0;
+  let failed = false;
+  const listened = new WeakSet<Worker>();
+  const fork = () => cluster.fork(env);
+
+  cluster.on('listening', (worker, address: AddressInfo | { port: number; address: string | null }) => {
+    listened.add(worker);
+    // Printed once, when the first `workers` processes all serve.
+    if (printed || ++listening < workers) return;
+    printed = true;
+    const host = !address.address || config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+    process.stdout.write(startupLines({
+      url: config.SVAPI_PUBLIC_URL ?? `http://${host}:${address.port}`,
+      database: config.DATABASE_URL ? 'DATABASE_URL' : `embedded (${config.SVAPI_DATA_DIR})`,
+      demoKey,
+      workers,
+    }));
+  });
+
+  const finish = async (code: number) => {
+    await db?.close().catch(() => {});
+    process.exit(code);
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    if (!stopping) {
+      if (!listened.has(worker)) {
+        // It never served: restarting would only repeat the failure (port taken, bad database).
+        logger.fatal({ workerPid: worker.process.pid, code, signal }, 'worker failed to start');
+        stop(true);
+        return;
+      }
+      logger.warn({ workerPid: worker.process.pid, code, signal }, 'worker died; starting another');
+      fork();
+      return;
+    }
+    if (code !== 0) failed = true;
+    if (Object.keys(cluster.workers ?? {}).length === 0) void finish(failed ? 1 : 0);
+  });
+
+  const stop = (fatal = false) => {
+    if (fatal) failed = true;
+    if (stopping) return;
+    stopping = true;
+    const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => Boolean(w));
+    if (alive.length === 0) void finish(failed ? 1 : 0);
+    for (const w of alive) w.process.kill('SIGTERM');
+    // Each worker gives its requests SHUTDOWN_GRACE_MS; a worker still there later is killed.
+    setTimeout(() => {
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGKILL');
+      void finish(1);
+    }, SHUTDOWN_GRACE_MS + 2_000).unref();
+  };
+  process.on('SIGTERM', () => stop());
+  process.on('SIGINT', () => stop());
+
+  for (let i = 0; i < workers; i++) fork();
+}

@@ -1,0 +1,64 @@
+import client from 'prom-client';
+import type { Knex } from 'knex';
+
+/** What the access log knows about a finished request, also what the request metrics count. */
+export interface RequestRecord {
+  operation: string;
+  binding: string;
+  outcome: string;
+  durationMs: number;
+}
+
+export interface Metrics {
+  registry: client.Registry;
+  observe(r: RequestRecord): void;
+}
+
+interface TarnPool {
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+}
+
+/**
+ * Prometheus metrics of one app, in a registry of its own (several apps in one process, as in
+ * the tests, do not collide). Labels come from fixed sets only: operation names from the
+ * catalogue ('none' outside an operation), binding names and ServiceError codes.
+ */
+export function createMetrics(knex: Knex): Metrics {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const requests = new client.Counter({
+    name: 'svapi_requests_total',
+    help: 'Requests answered, by operation, binding and outcome (OK or the error code)',
+    labelNames: ['operation', 'binding', 'outcome'] as const,
+    registers: [registry],
+  });
+  const duration = new client.Histogram({
+    name: 'svapi_request_duration_seconds',
+    help: 'Time from receiving a request to finishing its response, by operation and binding',
+    labelNames: ['operation', 'binding'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const pool = () => (knex.client as { pool?: TarnPool }).pool;
+  const gauge = (name: string, help: string, read: (p: TarnPool) => number) => new client.Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const p = pool();
+      this.set(p ? read(p) : 0);
+    },
+  });
+  gauge('svapi_db_pool_used', 'Database connections in use', (p) => p.numUsed());
+  gauge('svapi_db_pool_free', 'Database connections open and idle', (p) => p.numFree());
+  gauge('svapi_db_pool_pending', 'Requests waiting for a database connection', (p) => p.numPendingAcquires());
+  return {
+    registry,
+    observe(r) {
+      requests.inc({ operation: r.operation, binding: r.binding, outcome: r.outcome });
+      duration.observe({ operation: r.operation, binding: r.binding }, r.durationMs / 1000);
+    },
+  };
+}

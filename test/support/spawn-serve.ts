@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import { createKey } from '../../src/auth/keys';
+import { seed } from '../../seeds/sample';
+import { freshDatabase, type TestDatabase } from './db';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+export interface SpawnedServe {
+  child: ChildProcess;
+  url: string;
+  db: TestDatabase;
+  key: { devId: number; devKey: string };
+  /** JSON log lines the process (and its workers) wrote to stdout so far. */
+  log: Record<string, unknown>[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * `node bin/svapi.js serve ...args` on a port of its own over a fresh seeded database. Without
+ * DATABASE_URL in the test environment the database is an embedded one in another process,
+ * which the service is told it shares (as a cluster worker is).
+ */
+export async function spawnServe(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<SpawnedServe> {
+  const db = await freshDatabase();
+  await seed(db.knex);
+  const key = await createKey(db.knex, 'spawned');
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/svapi.js'), 'serve', ...args], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      ...(db.embedded ? { SVAPI_SHARED_EMBEDDED: '1' } : {}),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      SVAPI_RATE_LIMIT: '1000000',
+      SVAPI_DB_POOL_MAX: '4',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const log: Record<string, unknown>[] = [];
+  const url = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith('{')) log.push(JSON.parse(line));
+      const m = /^svapi listening on (\S+)/.exec(line);
+      if (m) resolve(m[1]);
+    });
+    void exited.then(({ code }) => reject(new Error(`svapi serve exited with ${code} before listening`)));
+  });
+  return {
+    child,
+    url,
+    db,
+    key,
+    log,
+    exited,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+      await db.destroy();
+    },
+  };
+}
