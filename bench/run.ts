@@ -147,7 +147,7 @@ async function main(): Promise<void> {
       SVAPI_NAMESPACE: 'SVAPI', SVAPI_PUBLIC_URL: '', SVAPI_RATE_LIMIT: '2147483647', SVAPI_AUTH_FAIL_LIMIT: '2147483647',
     };
     const nodeArgs = args.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-    const service = await start([...nodeArgs, 'bin/svapi.js', 'serve'], serviceEnv, /svapi listening on (http:\/\/\S+)/);
+    const service = await start([...nodeArgs, 'bin/svapi.js', 'serve', '--workers', '1'], serviceEnv, /svapi listening on (http:\/\/\S+)/);
     const origin = service.match[1];
     log(`service: pid ${service.child.pid} at ${origin}`);
 

@@ -21,15 +21,14 @@ program
   .command('serve')
   .description('start the service (embedded database with sample data when DATABASE_URL is unset)')
   .option('-p, --port <port>', 'port to listen on (overrides PORT)', parsePort)
-  .option('-w, --workers [n]', 'serve from n worker processes (node:cluster); without n, one per core', parseWorkers)
+  .option('-w, --workers [n]', 'serve from n worker processes (node:cluster); default: one per core', parseWorkers)
   .action(async (opts: { port?: number; workers?: number | true }) => {
     const config = withConfig();
     if (opts.port !== undefined) config.PORT = opts.port;
     const logger = createLogger(config.LOG_LEVEL);
     if (cluster.isWorker) return serveWorker(config, logger);
-    if (opts.workers !== undefined) {
-      return runPrimary(config, opts.workers === true ? os.availableParallelism() : opts.workers, logger);
-    }
+    const workers = typeof opts.workers === 'number' ? opts.workers : os.availableParallelism();
+    if (workers > 1) return runPrimary(config, workers, logger);
     const running = await startServer(config, logger);
     process.stdout.write(startupLines({
       url: running.url,
