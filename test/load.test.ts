@@ -450,3 +450,11 @@ describe('value parsers', () => {
     }
   });
 });
+
+test('a load leaves fresh planner statistics on the tables it changed', async () => {
+  const { knex } = db;
+  await loadDataset(knex, dataset({ 'auction_categories.csv': 'CategoryID,CategoryName\n9001,Stats A\n9002,Stats B\n' }));
+  const { n } = (await knex('auction_categories').count({ n: '*' }))[0];
+  const stats = await knex.raw(`SELECT reltuples FROM pg_class WHERE relname = 'auction_categories'`);
+  expect(stats.rows[0].reltuples).toBe(Number(n));
+});

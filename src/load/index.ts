@@ -3,6 +3,7 @@ import { throttle, type ProgressListener } from './progress';
 import { openStager } from './stage';
 import { checkDataset } from './validate';
 import { applyStaged, type LoadReport } from './write';
+import { SPEC_BY_FILE } from './files';
 
 export { DatasetError, formatProblem, type Problem } from './problems';
 export type { ProgressEvent, ProgressListener } from './progress';
@@ -27,8 +28,12 @@ export async function loadDataset(knex: Knex, dir: string, opts: LoadOptions = {
   const progress = throttle(opts.onProgress);
   const version: string = (await knex.raw('SELECT version() AS v')).rows[0].v;
   const embedded = version.includes('PGlite');
-  return knex.transaction(async (trx) => {
+  const report = await knex.transaction(async (trx) => {
     const files = await checkDataset(trx, dir, replace, progress, (spec) => openStager(trx, spec, embedded));
     return applyStaged(trx, files, replace, progress);
   });
+  // Fresh statistics for the planner after a bulk change: autovacuum may be off or slow to come.
+  const changed = report.files.filter((f) => f.inserted + f.updated + f.deleted > 0).map((f) => SPEC_BY_FILE.get(f.file)!.table);
+  if (changed.length) await knex.raw(`ANALYZE ${changed.join(', ')}`);
+  return report;
 }
