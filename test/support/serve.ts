@@ -6,6 +6,7 @@ import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { createKnex } from '../../src/db/connect';
 import { createHttpServer } from '../../src/http-server';
+import { createLogger } from '../../src/log';
 import type { TestDatabase } from './db';
 
 export interface ServedApp {
@@ -31,7 +32,7 @@ export async function serveOver(db: TestDatabase, env: NodeJS.ProcessEnv = {}, o
       done();
     },
   });
-  const logger = opts.captureLog ? pino({ level: 'info' }, sink) : pino({ level: config.LOG_LEVEL });
+  const logger = opts.captureLog ? pino({ level: 'info' }, sink) : createLogger(config.LOG_LEVEL);
   const knex = createKnex(url, 'service', config, db.embedded);
   const app = await createApp({ config, db: { knex, close: () => knex.destroy() }, logger });
   const server = createHttpServer(app, config);

@@ -5,7 +5,8 @@ import { findOperation, OPERATIONS } from '../../operations/catalog';
 import { invoke } from '../../operations/invoke';
 import { parseContentType } from '../../xml/content-type';
 import { parseSoapRequest, SOAP11_NS, SOAP12_NS, type SoapVersion } from '../../xml/envelope';
-import { soapFault, serviceErrorDocument } from '../../xml/faults';
+import { soapFault } from '../../xml/faults';
+import { sendHttpError } from '../http';
 import { decodeBody, readBody } from '../../xml/body';
 import { escapeAttr } from '../../xml/escape';
 import type { BindingContext } from '../context';
@@ -78,12 +79,12 @@ function handOver(router: express.Router, req: Request, res: Response, version: 
 }
 
 export function sendSoapError(res: Response, e: ServiceError, version: SoapVersion | undefined, ns: string, ctx?: BindingContext) {
+  // Until the Content-Type names a SOAP version, the answer is the plain <ServiceError> document.
+  if (!version) return sendHttpError(res, e, ns, ctx);
   logServiceError(res, e, 'soap', ctx?.logger);
   res.locals.outcome = e.code;
-  res.status(statusFor(e, version === '1.1' ? 'soap11' : version === '1.2' ? 'soap12' : 'http'));
-  res.set(e.headers);
-  if (version) res.type(CONTENT_TYPES[version]).send(soapFault(e, version, ns));
-  else res.type('text/xml; charset=utf-8').send(serviceErrorDocument(e, ns));
+  res.status(statusFor(e, version === '1.1' ? 'soap11' : 'soap12')).set(e.headers);
+  res.type(CONTENT_TYPES[version]).send(soapFault(e, version, ns));
 }
 
 async function nodeSoapRouter(endpoint: Endpoint, ctx: BindingContext, soap12: boolean): Promise<express.Router> {
