@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import express from 'express';
 import type { Config } from './config';
 import type { Database } from './db/connect';
@@ -12,9 +13,14 @@ import type { BindingContext } from './bindings/context';
 import { soapHandler } from './bindings/soap';
 import { httpHandler, sendHttpError } from './bindings/http';
 import { endpointGetHandler, indexHandler } from './bindings/docs';
-import { requestId } from './bindings/request-id';
+import { assignRequestId } from './bindings/request-id';
+import { frontRouter, type EndpointHandlers } from './bindings/router';
+import type { Req, Res } from './bindings/exchange';
+import type { Endpoint } from './bindings/endpoints';
 import { accessLog } from './bindings/access-log';
 import { createMetrics } from './metrics';
+import { ResultCache } from './cache/result-cache';
+import { DataChangeWatcher } from './cache/data-change-watcher';
 
 export interface AppContext {
   config: Config;
@@ -22,23 +28,33 @@ export interface AppContext {
   logger: Logger;
 }
 
-export async function createApp(ctx: AppContext): Promise<express.Express> {
+export interface ServiceApp {
+  /** The request listener for an http.Server. */
+  app: http.RequestListener;
+  /** Stops what runs in the background (the data-change watcher); the database stays open. */
+  stop(): Promise<void>;
+}
+
+export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   const { config, logger } = ctx;
   const knex = ctx.db.knex;
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  // One proxy hop: req.ip (the auth-failure throttle's key) is the address that proxy saw.
+  // One proxy hop: req.ip is the address that proxy saw (as clientAddress gives it).
   app.set('trust proxy', config.SVAPI_TRUST_PROXY ? 1 : false);
-  app.use(requestId(logger));
-  const metrics = createMetrics(knex);
-  app.use(accessLog(logger, (r) => metrics.observe(r)));
+  const results = new ResultCache(config.SVAPI_CACHE_MB * 1024 * 1024);
+  const watcher = new DataChangeWatcher(knex, results, { listenUrl: ctx.db.listenUrl, pollMs: config.SVAPI_CACHE_CHECK_MS, logger });
+  await watcher.start();
+  const metrics = createMetrics(knex, results);
+  const log = accessLog(logger, (r) => metrics.observe(r));
 
   const binding: BindingContext = {
     knex,
     config,
     logger,
     credentials: new CredentialChecker(knex, config),
+    results,
     serializer: new RecordSerializer(),
     wsdl: new WsdlDocuments(config.SVAPI_NAMESPACE),
   };
@@ -65,16 +81,24 @@ export async function createApp(ctx: AppContext): Promise<express.Express> {
   });
   app.get('/', indexHandler(binding));
 
+  const handlers = new Map<Endpoint, EndpointHandlers>();
   for (const endpoint of ENDPOINTS) {
-    app.post(endpoint.path, await soapHandler(endpoint, binding));
+    const h: EndpointHandlers = { soap: await soapHandler(endpoint, binding), http: httpHandler(endpoint, binding) };
+    handlers.set(endpoint, h);
+    // The front router sends the usual spellings of calls straight to these handlers.
+    app.post(endpoint.path, h.soap);
     app.get(endpoint.path, endpointGetHandler(endpoint, binding));
     app.all(endpoint.path, (_req, res) => sendHttpError(res, errors.methodNotAllowed(['GET', 'POST']), ns));
-    app.all(`${endpoint.path}/:operation`, httpHandler(endpoint, binding));
+    app.all(`${endpoint.path}/:operation`, (req, res) => h.http(req, res, String(req.params.operation)));
   }
 
   app.use((_req, res) => sendHttpError(res, errors.notFound('This path'), ns));
   app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
     sendHttpError(res, toServiceError(err), ns);
   });
-  return app;
+  const begin = (req: Req, res: Res) => {
+    assignRequestId(req, res, logger);
+    log(req, res);
+  };
+  return { app: frontRouter(handlers, begin, app), stop: () => watcher.stop() };
 }

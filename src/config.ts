@@ -22,6 +22,8 @@ const schema = z.object({
   SVAPI_DB_TIMEOUT_MS: int(1).default(5000).describe('statement time-out in milliseconds'),
   SVAPI_MAX_BODY: int(1).default(65536).describe('largest request body in bytes (after inflation)'),
   SVAPI_KEY_CACHE_MS: int(0, 5000).default(2000).describe('how long a checked credential is cached'),
+  SVAPI_CACHE_MB: int(0, 4096).default(64).describe('memory for cached answers per process, in MiB; 0 turns the cache off'),
+  SVAPI_CACHE_CHECK_MS: int(100, 60_000).default(1000).describe('how often the data version is checked, in milliseconds'),
   SVAPI_HEADERS_TIMEOUT_MS: int(1).default(10_000).describe('time a client has to send the request headers, in milliseconds'),
   SVAPI_REQUEST_TIMEOUT_MS: int(1).default(30_000).describe('time a client has to send the whole request, in milliseconds'),
   SVAPI_DB_POOL_MAX: int(1, 1000).default(10).describe('database connections per process'),

@@ -1,5 +1,6 @@
 import client from 'prom-client';
 import type { Knex } from 'knex';
+import type { ResultCache } from './cache/result-cache';
 
 /** What the access log knows about a finished request, also what the request metrics count. */
 export interface RequestRecord {
@@ -25,7 +26,7 @@ interface TarnPool {
  * the tests, do not collide). Labels come from fixed sets only: operation names from the
  * catalogue ('none' outside an operation), binding names and ServiceError codes.
  */
-export function createMetrics(knex: Knex): Metrics {
+export function createMetrics(knex: Knex, cache?: ResultCache): Metrics {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const requests = new client.Counter({
@@ -54,6 +55,20 @@ export function createMetrics(knex: Knex): Metrics {
   gauge('svapi_db_pool_used', 'Database connections in use', (p) => p.numUsed());
   gauge('svapi_db_pool_free', 'Database connections open and idle', (p) => p.numFree());
   gauge('svapi_db_pool_pending', 'Requests waiting for a database connection', (p) => p.numPendingAcquires());
+  if (cache) {
+    const counter = (name: string, help: string, read: () => number) => new client.Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(read());
+      },
+    });
+    counter('svapi_cache_hits_total', 'Answers served from the answer cache', () => cache.hits);
+    counter('svapi_cache_misses_total', 'Answers read from the database and stored in the answer cache', () => cache.misses);
+    new client.Gauge({ name: 'svapi_cache_bytes', help: 'Size of the cached answers', registers: [registry], collect() { this.set(cache.bytes); } });
+  }
   return {
     registry,
     observe(r) {

@@ -40,7 +40,7 @@ export async function startServer(config: Config, logger: Logger, opts: StartOpt
       await admin.destroy();
     }
   }
-  const app = await createApp({ config, db, logger });
+  const { app, stop } = await createApp({ config, db, logger });
   const server = createHttpServer(app, config);
   let stopping = false;
   // Once stopping, every answer closes its connection, so no client reuses it for a new request.
@@ -60,6 +60,7 @@ export async function startServer(config: Config, logger: Logger, opts: StartOpt
     demoKey,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stop();
       await db.close();
     },
     shutdown: async (graceMs = SHUTDOWN_GRACE_MS) => {
@@ -80,6 +81,7 @@ export async function startServer(config: Config, logger: Logger, opts: StartOpt
         server.closeAllConnections();
         await closed;
       }
+      await stop();
       await db.close();
       return inTime;
     },

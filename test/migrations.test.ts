@@ -17,7 +17,7 @@ test('migrations run up, down and up again', async () => {
   expect(await schemaIsCurrent(db.knex)).toBe(true);
   const up = await tables();
   expect(up).toEqual([
-    'auction_categories', 'dev_keys', 'global_types', 'hunting_globals', 'item_categories', 'items',
+    'auction_categories', 'data_version', 'dev_keys', 'global_types', 'hunting_globals', 'item_categories', 'items',
     'landareas', 'monsters', 'planets', 'players', 'professions', 'weapon_damage', 'weapons',
   ]);
 

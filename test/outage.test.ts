@@ -115,3 +115,29 @@ test('a database that stops answering (connections hang, nothing is closed) is S
   }
   await expectServing();
 });
+
+test('cached answers are not served while the database is away: the answer cache stops with it', async () => {
+  // Default credential cache, answer cache on: only the cache's own check can make these 503.
+  const cached = await serveOver(db, { SVAPI_DB_TIMEOUT_MS: String(TIMEOUT_MS), SVAPI_CACHE_CHECK_MS: '100' }, { databaseUrl: proxy.urlFor(db.url) });
+  try {
+    const monster = { DevID: String(key.devId), DevKey: key.devKey, MonsterID: '1' };
+    for (const binding of BINDINGS) {
+      for (let i = 0; i < 2; i++) expect((await call(cached.url, binding, HUNTING, 'GetMonster', monster)).status).toBe(200);
+    }
+    await proxy.stop();
+    // At most two check intervals and the margin (src/cache/data-change-watcher.ts) later.
+    await new Promise((r) => setTimeout(r, 2 * 100 + 500 + 200));
+    for (const binding of BINDINGS) {
+      const answer = await call(cached.url, binding, HUNTING, 'GetMonster', monster);
+      expect({ binding, code: readError(answer.body).code }).toEqual({ binding, code: 'ServiceUnavailable' });
+    }
+    await proxy.start();
+    const back = Date.now();
+    while ((await call(cached.url, 'get', HUNTING, 'GetMonster', monster)).status !== 200) {
+      expect(Date.now() - back).toBeLessThan(10_000);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await cached.close();
+  }
+});

@@ -1,21 +1,21 @@
-import type express from 'express';
 import type { Logger } from '../log';
 import type { RequestRecord } from '../metrics';
-import { requestLogger } from './request-id';
+import { pathOf, type Req, type Res } from './exchange';
 
 export type BindingName = 'soap11' | 'soap12' | 'http-get' | 'http-post' | 'docs' | 'other';
 
 /**
- * Mounted right after the request-id middleware: one JSON line per request when its response
- * has finished (or the connection closed before that), with the request id, path, operation,
- * binding, outcome ('OK' or the ServiceError code), HTTP status, duration and DevID. Only what
- * the bindings put in res.locals is logged: never a parameter, so never a DevKey.
+ * Run for every request, after the request id: one JSON line when its response has finished (or
+ * the connection closed before that), with the request id, path, operation, binding, outcome
+ * ('OK' or the ServiceError code), HTTP status, duration and DevID. Only what the bindings put in
+ * res.locals is logged: never a parameter, so never a DevKey.
  */
-export function accessLog(logger: Logger, onRecord?: (r: RequestRecord) => void): express.RequestHandler {
-  return (req, res, next) => {
+export function accessLog(logger: Logger, onRecord?: (r: RequestRecord) => void): (req: Req, res: Res) => void {
+  const logging = logger.isLevelEnabled('info');
+  return (req, res) => {
     const start = process.hrtime.bigint();
-    // Taken now: the SOAP binding rewrites req.url before handing over to node-soap.
-    const endpoint = req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path;
+    const path = pathOf(req);
+    const endpoint = path.length > 200 ? `${path.slice(0, 200)}...` : path;
     let done = false;
     const finish = () => {
       if (done) return;
@@ -33,7 +33,9 @@ export function accessLog(logger: Logger, onRecord?: (r: RequestRecord) => void)
         durationMs,
       };
       onRecord?.(record);
-      requestLogger(res, logger)?.info({
+      if (!logging) return;
+      logger.info({
+        requestId: locals.requestId,
         endpoint,
         operation: locals.operation,
         binding: record.binding,
@@ -45,6 +47,5 @@ export function accessLog(logger: Logger, onRecord?: (r: RequestRecord) => void)
     };
     res.once('finish', finish);
     res.once('close', finish);
-    next();
   };
 }

@@ -11,6 +11,8 @@ export interface Database {
   knex: Knex;
   /** Set when the database is the embedded PGlite one. */
   embedded?: EmbeddedServer;
+  /** A real server's URL, where LISTEN works (PGlite's socket server delivers no notifications). */
+  listenUrl?: string;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function openDatabase(config: Config, role: Role, opts: { sharedEmb
   return {
     knex,
     embedded,
+    listenUrl: embedded || opts.sharedEmbedded ? undefined : url,
     close: async () => {
       await knex.destroy();
       await embedded?.stop();

@@ -4,6 +4,7 @@ import { openStager } from './stage';
 import { checkDataset } from './validate';
 import { applyStaged, type LoadReport } from './write';
 import { SPEC_BY_FILE } from './files';
+import { bumpDataVersion } from '../db/data-version';
 
 export { DatasetError, formatProblem, type Problem } from './problems';
 export type { ProgressEvent, ProgressListener } from './progress';
@@ -30,10 +31,15 @@ export async function loadDataset(knex: Knex, dir: string, opts: LoadOptions = {
   const embedded = version.includes('PGlite');
   const report = await knex.transaction(async (trx) => {
     const files = await checkDataset(trx, dir, replace, progress, (spec) => openStager(trx, spec, embedded));
-    return applyStaged(trx, files, replace, progress);
+    const applied = await applyStaged(trx, files, replace, progress);
+    // Running services drop their cached answers when this commits.
+    if (applied.files.some(changedAnything)) await bumpDataVersion(trx);
+    return applied;
   });
   // Fresh statistics for the planner after a bulk change: autovacuum may be off or slow to come.
-  const changed = report.files.filter((f) => f.inserted + f.updated + f.deleted > 0).map((f) => SPEC_BY_FILE.get(f.file)!.table);
+  const changed = report.files.filter(changedAnything).map((f) => SPEC_BY_FILE.get(f.file)!.table);
   if (changed.length) await knex.raw(`ANALYZE ${changed.join(', ')}`);
   return report;
 }
+
+const changedAnything = (f: { inserted: number; updated: number; deleted: number }) => f.inserted + f.updated + f.deleted > 0;

@@ -1,10 +1,12 @@
 import { errors } from '../errors';
 import type { CredentialChecker } from '../auth/credentials';
+import type { ResultCache } from '../cache/result-cache';
 import type { Operation, OperationContext } from './catalog';
-import { decodeParams, parseXsdInt, type RawParams } from './params';
+import { decodeParams, parseXsdInt, type Params, type RawParams } from './params';
 
 export interface InvokeContext extends OperationContext {
   credentials: CredentialChecker;
+  results: ResultCache;
 }
 
 /** Parameter texts as a binding read them (first of each name), and names that came more than once. */
@@ -13,16 +15,31 @@ export interface ParamsRequest {
   repeated: readonly string[];
 }
 
+/** How a binding writes a result: `form` names the output (binding and version) in cache keys. */
+export interface Rendering {
+  form: string;
+  render(result: unknown): string;
+}
+
 export interface Invocation {
   devId: number;
-  result: unknown;
+  /** The rendered answer, UTF-8. */
+  body: Buffer;
 }
 
 /**
- * Runs an operation for any binding: credentials first (CONTRACT §6), then the parameters,
- * then the operation. Every failure is a ServiceError.
+ * Runs an operation for any binding: credentials first (CONTRACT §6), then the parameters, then
+ * the operation, rendered by the binding. Answers come from the result cache while the data is
+ * unchanged; the credential check and the limits apply to every request. Every failure is a
+ * ServiceError.
  */
-export async function invoke(ctx: InvokeContext, op: Operation, request: ParamsRequest, clientAddress: string): Promise<Invocation> {
+export async function invoke(
+  ctx: InvokeContext,
+  op: Operation,
+  request: ParamsRequest,
+  clientAddress: string,
+  rendering: Rendering,
+): Promise<Invocation> {
   const { params: raw, repeated } = request;
   const devId = raw.DevID === undefined ? undefined : parseXsdInt(raw.DevID);
   const devKey = raw.DevKey;
@@ -35,5 +52,11 @@ export async function invoke(ctx: InvokeContext, op: Operation, request: ParamsR
   const twice = op.params.find((p) => repeated.includes(p.name));
   if (twice) throw errors.invalid(twice.name, 'was given more than once');
   const params = decodeParams(op.params, raw);
-  return { devId, result: await op.run(ctx, params) };
+  const body = await ctx.results.get(cacheKey(rendering.form, op, params), async () =>
+    Buffer.from(rendering.render(await op.run(ctx, params))));
+  return { devId, body };
+}
+
+function cacheKey(form: string, op: Operation, params: Params): string {
+  return JSON.stringify([form, op.endpoint, op.name, ...op.params.map((p) => params[p.name])]);
 }

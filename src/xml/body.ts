@@ -1,18 +1,19 @@
 import bodyParser from 'body-parser';
-import type { Request, Response } from 'express';
+import type http from 'node:http';
 import { errors, ServiceError } from '../errors';
 
 /**
  * Reads a request body of at most `limit` bytes, counted after inflation (gzip, deflate, br):
  * reading stops at the limit, so a compression bomb is never inflated whole.
  */
-export function readBody(limit: number): (req: Request, res: Response) => Promise<Buffer> {
+export function readBody(limit: number): (req: http.IncomingMessage, res: http.ServerResponse) => Promise<Buffer> {
   const parse = bodyParser.raw({ type: () => true, limit, inflate: true });
   return (req, res) =>
     new Promise((resolve, reject) => {
       parse(req, res, (err?: unknown) => {
         if (err) return reject(bodyError(err, limit));
-        resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
+        const body = (req as { body?: unknown }).body;
+        resolve(Buffer.isBuffer(body) ? body : Buffer.alloc(0));
       });
     });
 }

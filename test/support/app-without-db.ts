@@ -17,9 +17,10 @@ export interface PagesService {
  * configuration) without the cost of a database per configuration.
  */
 export async function startWithoutDatabase(env: NodeJS.ProcessEnv = {}): Promise<PagesService> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
+  // No cache: its watcher would poll the database that is never there.
+  const config = loadConfig({ LOG_LEVEL: 'silent', SVAPI_CACHE_MB: '0', ...env });
   const knex = knexFactory({ client: 'pg', connection: 'postgres://nobody@127.0.0.1:1/none', pool: { min: 0, max: 1 } });
-  const app = await createApp({ config, db: { knex, close: () => knex.destroy() }, logger: createLogger(config.LOG_LEVEL) });
+  const { app, stop } = await createApp({ config, db: { knex, close: () => knex.destroy() }, logger: createLogger(config.LOG_LEVEL) });
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -28,6 +29,7 @@ export async function startWithoutDatabase(env: NodeJS.ProcessEnv = {}): Promise
     config,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stop();
       await knex.destroy();
     },
   };

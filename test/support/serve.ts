@@ -34,7 +34,7 @@ export async function serveOver(db: TestDatabase, env: NodeJS.ProcessEnv = {}, o
   });
   const logger = opts.captureLog ? pino({ level: 'info' }, sink) : createLogger(config.LOG_LEVEL);
   const knex = createKnex(url, 'service', config, db.embedded);
-  const app = await createApp({ config, db: { knex, close: () => knex.destroy() }, logger });
+  const { app, stop } = await createApp({ config, db: { knex, close: () => knex.destroy(), listenUrl: db.embedded ? undefined : url }, logger });
   const server = createHttpServer(app, config);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -46,6 +46,7 @@ export async function serveOver(db: TestDatabase, env: NodeJS.ProcessEnv = {}, o
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stop();
       await knex.destroy();
     },
   };

@@ -1,5 +1,3 @@
-import type express from 'express';
-import type { Response } from 'express';
 import { errors, statusFor, toServiceError, type ServiceError } from '../../errors';
 import { findOperation } from '../../operations/catalog';
 import { invoke, type ParamsRequest } from '../../operations/invoke';
@@ -8,35 +6,39 @@ import { parseContentType } from '../../xml/content-type';
 import { serviceErrorDocument } from '../../xml/faults';
 import { decodeBody, readBody } from '../../xml/body';
 import type { BindingContext } from '../context';
+import { clientAddress } from '../client-address';
+import { queryOf, sendBody, type Res } from '../exchange';
 import { logServiceError } from '../request-id';
 import type { Endpoint } from '../endpoints';
+import type { OperationHandler } from '../router';
 
 const XML_TYPE = 'text/xml; charset=utf-8';
 
 /** HTTP GET `<path>/<Operation>?...` and POST with a form: text parameters, a bare XML document. */
-export function httpHandler(endpoint: Endpoint, ctx: BindingContext): express.RequestHandler {
+export function httpHandler(endpoint: Endpoint, ctx: BindingContext): OperationHandler {
   const read = readBody(ctx.config.SVAPI_MAX_BODY);
   const ns = ctx.config.SVAPI_NAMESPACE;
-  return async (req, res) => {
+  return async (req, res, operation) => {
     res.locals.binding = req.method === 'GET' ? 'http-get' : req.method === 'POST' ? 'http-post' : 'other';
     try {
       if (req.method !== 'GET' && req.method !== 'POST') throw errors.methodNotAllowed(['GET', 'POST']);
-      const op = findOperation(endpoint.name, String(req.params.operation));
-      if (!op) throw errors.unknownOperation(String(req.params.operation));
+      const op = findOperation(endpoint.name, operation);
+      if (!op) throw errors.unknownOperation(operation);
       res.locals.operation = op.name;
       let pairs: URLSearchParams;
       if (req.method === 'GET') {
-        // Everything after the first `?`: a later `?` is part of a value (`SearchWord=a?b`).
-        const q = req.originalUrl.indexOf('?');
-        pairs = new URLSearchParams(q < 0 ? '' : req.originalUrl.slice(q + 1));
+        pairs = new URLSearchParams(queryOf(req));
       } else {
         const type = parseContentType(req.headers['content-type']);
         if (type?.essence !== 'application/x-www-form-urlencoded') throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
         pairs = new URLSearchParams(decodeBody(await read(req, res), type.charset));
       }
-      const { result, devId } = await invoke(ctx, op, toParamsRequest(pairs), req.ip ?? '');
+      const { body, devId } = await invoke(ctx, op, toParamsRequest(pairs), clientAddress(req, ctx.config.SVAPI_TRUST_PROXY), {
+        form: 'http',
+        render: (result) => ctx.serializer.httpDocument(op.record, op.list, result, ns),
+      });
       res.locals.devId = devId;
-      res.status(200).type(XML_TYPE).send(ctx.serializer.httpDocument(op.record, op.list, result, ns));
+      sendBody(res, 200, XML_TYPE, body);
     } catch (e) {
       sendHttpError(res, toServiceError(e), ns, ctx);
     }
@@ -54,8 +56,8 @@ function toParamsRequest(pairs: URLSearchParams): ParamsRequest {
   return { params, repeated };
 }
 
-export function sendHttpError(res: Response, e: ServiceError, ns: string, ctx?: BindingContext) {
+export function sendHttpError(res: Res, e: ServiceError, ns: string, ctx?: BindingContext) {
   logServiceError(res, e, 'http', ctx?.logger);
   res.locals.outcome = e.code;
-  res.status(statusFor(e, 'http')).set(e.headers).type(XML_TYPE).send(serviceErrorDocument(e, ns));
+  sendBody(res, statusFor(e, 'http'), XML_TYPE, serviceErrorDocument(e, ns), e.headers);
 }

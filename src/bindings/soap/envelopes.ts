@@ -1,0 +1,67 @@
+import * as soap from 'soap';
+import { OPERATIONS } from '../../operations/catalog';
+import { escapeAttr } from '../../xml/escape';
+import { SOAP11_NS, SOAP12_NS, type SoapVersion } from '../../xml/envelope';
+import type { Endpoint } from '../endpoints';
+import type { WsdlDocuments } from '../wsdl-documents';
+
+export const SOAP_CONTENT_TYPES: Record<SoapVersion, string> = {
+  '1.1': 'text/xml; charset=utf-8',
+  '1.2': 'application/soap+xml; charset=utf-8',
+};
+
+/** node-soap's envelope around one operation's result: the text before and after it. */
+export interface EnvelopeTemplate {
+  head: string;
+  tail: string;
+}
+
+export type EnvelopeTemplates = Record<SoapVersion, Map<string, EnvelopeTemplate>>;
+
+const MARKER = '<svapi-result-goes-here/>';
+
+/**
+ * The success envelope of every operation of `endpoint` in both SOAP versions, exactly as
+ * node-soap writes it: at start-up node-soap (serverless, on the endpoint's WSDL; one server per
+ * version, the 1.2 one with forceSoap12Headers) answers a canonical request for each operation
+ * with a marker as the result, and what surrounds the marker is the template. Requests then get
+ * their result inside it, without node-soap parsing a request or building an envelope each time:
+ * that per-request cost alone was more than the whole budget of a cached answer.
+ */
+export async function envelopeTemplates(endpoint: Endpoint, wsdl: WsdlDocuments, ns: string): Promise<EnvelopeTemplates> {
+  const templates: EnvelopeTemplates = { '1.1': new Map(), '1.2': new Map() };
+  for (const version of ['1.1', '1.2'] as const) {
+    const server = await nodeSoapServer(endpoint, wsdl, version === '1.2');
+    for (const op of OPERATIONS.filter((o) => o.endpoint === endpoint.name)) {
+      const answer = await server.processRequest(canonicalRequest(version, op.name, ns), {
+        headers: { 'content-type': SOAP_CONTENT_TYPES[version] },
+      });
+      const at = answer.body.indexOf(MARKER);
+      if (answer.statusCode !== 200 || at < 0) throw new Error(`node-soap did not answer ${op.name} (SOAP ${version}): ${answer.statusCode}`);
+      templates[version].set(op.name, { head: answer.body.slice(0, at), tail: answer.body.slice(at + MARKER.length) });
+    }
+  }
+  return templates;
+}
+
+function canonicalRequest(version: SoapVersion, op: string, ns: string): string {
+  const envNs = version === '1.1' ? SOAP11_NS : SOAP12_NS;
+  return `<e:Envelope xmlns:e="${envNs}"><e:Body><o:${op} xmlns:o="${escapeAttr(ns)}"/></e:Body></e:Envelope>`;
+}
+
+function nodeSoapServer(endpoint: Endpoint, wsdl: WsdlDocuments, soap12: boolean): Promise<soap.Server> {
+  const impl: Record<string, soap.ISoapServiceMethod> = {};
+  for (const op of OPERATIONS.filter((o) => o.endpoint === endpoint.name)) impl[op.name] = () => ({ $xml: MARKER });
+  const services = { [endpoint.service]: { [`${endpoint.service}Soap`]: impl, [`${endpoint.service}Soap12`]: impl } };
+  return new Promise((resolve, reject) => {
+    const server: soap.Server = soap.listen(null, {
+      path: endpoint.path,
+      services,
+      xml: wsdl.wsdl(endpoint, 'http://localhost'),
+      forceSoap12Headers: soap12,
+      suppressStack: true,
+      // Deferred: the callback may come before `server` is assigned.
+      callback: (err: unknown) => (err ? reject(err) : queueMicrotask(() => resolve(server))),
+    } as soap.IServerOptions);
+  });
+}

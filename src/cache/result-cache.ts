@@ -1,0 +1,75 @@
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Rendered answers (response bodies) by request key, kept while the data they were read from is
+ * current. The data changes only when a load commits, so an answer stays right until then; the
+ * DataChangeWatcher invalidates the cache at that moment, and marks it unusable whenever it
+ * cannot tell (database unreachable), so a stale or outage-hiding answer is never served.
+ *
+ * - Bounded by bytes (the bodies' lengths plus their keys), least recently used dropped first.
+ * - Concurrent misses of one key share one database read.
+ * - An answer read before an invalidation is not stored after it (generation check).
+ */
+export class ResultCache {
+  private readonly lru: LRUCache<string, Buffer> | undefined;
+  private readonly inflight = new Map<string, Promise<Buffer>>();
+  private generation = 0;
+  private usableUntil = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(maxBytes: number, private readonly now: () => number = Date.now) {
+    this.lru = maxBytes > 0
+      ? new LRUCache<string, Buffer>({ maxSize: maxBytes, sizeCalculation: (v, k) => v.length + k.length * 2 + 64 })
+      : undefined;
+  }
+
+  get enabled(): boolean {
+    return this.lru !== undefined;
+  }
+
+  get bytes(): number {
+    return this.lru?.calculatedSize ?? 0;
+  }
+
+  get entries(): number {
+    return this.lru?.size ?? 0;
+  }
+
+  /** The cached body for `key`, or `make()`'s (stored when the data is known to be current). */
+  async get(key: string, make: () => Promise<Buffer>): Promise<Buffer> {
+    if (!this.lru || this.now() >= this.usableUntil) return make();
+    const hit = this.lru.get(key);
+    if (hit) {
+      this.hits++;
+      return hit;
+    }
+    const pending = this.inflight.get(key);
+    if (pending) return pending;
+    this.misses++;
+    const generation = this.generation;
+    const reading = make().then((body) => {
+      if (generation === this.generation && this.now() < this.usableUntil) this.lru!.set(key, body);
+      return body;
+    });
+    this.inflight.set(key, reading);
+    try {
+      return await reading;
+    } finally {
+      this.inflight.delete(key);
+    }
+  }
+
+  /** The data changed (or may have): forget every answer, and any read still under way. */
+  invalidate(): void {
+    this.generation++;
+    this.inflight.clear();
+    this.lru?.clear();
+  }
+
+  /** The data is known current until `until` (ms since epoch); 0 disables the cache now. */
+  trustUntil(until: number): void {
+    if (until <= this.now()) this.invalidate();
+    this.usableUntil = until;
+  }
+}
