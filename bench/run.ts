@@ -27,6 +27,8 @@ const USAGE = `usage: npm run bench -- [options]
   --prime <s>                  seconds of every case once, before the first one  [1]
                                (JIT and lazy loading: otherwise the first case pays)
   --connections <n>            concurrent connections                           [64]
+  --cache <on|off>             the service's answer cache (off: SVAPI_CACHE_MB=0, so every
+                               request reads the database)                      [on]
   --only <text>                run only the cases whose name contains <text>
   --skip-refs                  do not measure the node-soap and raw-http references
   --profile                    CPU-profile the service (node --cpu-prof) and print where its time goes
@@ -42,6 +44,7 @@ const { values: args } = parseArgs({
     prime: { type: 'string', default: '1' },
     connections: { type: 'string', default: '64' },
     only: { type: 'string' },
+    cache: { type: 'string', default: 'on' },
     'skip-refs': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     'keep-db': { type: 'boolean', default: false },
@@ -68,6 +71,10 @@ const opts: MeasureOptions = {
   warmupSeconds: positive('warmup', args.warmup!, 0),
   connections: positive('connections', args.connections!),
 };
+if (!['on', 'off'].includes(args.cache!)) {
+  console.error(`--cache is on or off\n\n${USAGE}`);
+  process.exit(2);
+}
 if (!args['database-url'] && !['sample', 'scale100'].includes(args.dataset!)) {
   console.error(`--dataset is sample or scale100 (or give --database-url)\n\n${USAGE}`);
   process.exit(2);
@@ -75,7 +82,7 @@ if (!args['database-url'] && !['sample', 'scale100'].includes(args.dataset!)) {
 
 const RESULTS = path.join(ROOT, 'bench/results');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-const label = args['database-url'] ? `${args.dataset}-custom` : args.dataset!;
+const label = `${args['database-url'] ? `${args.dataset}-custom` : args.dataset!}${args.cache === 'off' ? '-nocache' : ''}`;
 fs.mkdirSync(RESULTS, { recursive: true });
 const serviceLog = fs.createWriteStream(path.join(RESULTS, `${stamp}-${label}.log`));
 const log = (s: string) => process.stdout.write(`${s}\n`);
@@ -114,7 +121,7 @@ function monsterObject(xml: string): Record<string, unknown> {
 async function main(): Promise<void> {
   const started = Date.now();
   const loadBefore = os.loadavg();
-  log(`svapi bench: dataset ${label}, ${opts.connections} connections, ${opts.warmupSeconds} s warm-up + ${opts.durationSeconds} s per case`);
+  log(`svapi bench: dataset ${label}, answer cache ${args.cache}, ${opts.connections} connections, ${opts.warmupSeconds} s warm-up + ${opts.durationSeconds} s per case`);
   log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
   if (loadBefore[0] > os.cpus().length / 2) log('  note: the machine is busy; numbers will be noisy');
 
@@ -145,6 +152,7 @@ async function main(): Promise<void> {
     const serviceEnv: NodeJS.ProcessEnv = {
       ...process.env, NODE_ENV: 'production', DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn',
       SVAPI_NAMESPACE: 'SVAPI', SVAPI_PUBLIC_URL: '', SVAPI_RATE_LIMIT: '2147483647', SVAPI_AUTH_FAIL_LIMIT: '2147483647',
+      ...(args.cache === 'off' ? { SVAPI_CACHE_MB: '0' } : {}),
     };
     const nodeArgs = args.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
     const service = await start([...nodeArgs, 'bin/svapi.js', 'serve', '--workers', '1'], serviceEnv, /svapi listening on (http:\/\/\S+)/);
@@ -245,7 +253,7 @@ async function main(): Promise<void> {
       dataset: label,
       database: { url: redact(db.url), created: db.created, ...dbInfo },
       profile,
-      options: { ...opts, primeSeconds },
+      options: { ...opts, primeSeconds, answerCache: args.cache },
       machine: {
         cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGB: Math.round(os.totalmem() / 2 ** 30),
         node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: os.loadavg(),

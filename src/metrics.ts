@@ -42,6 +42,7 @@ export function createMetrics(knex: Knex, cache?: ResultCache): Metrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const children = new Map<string, { count: client.Counter.Internal; time: client.Histogram.Internal<'operation' | 'binding'> }>();
   const pool = () => (knex.client as { pool?: TarnPool }).pool;
   const gauge = (name: string, help: string, read: (p: TarnPool) => number) => new client.Gauge({
     name,
@@ -72,8 +73,18 @@ export function createMetrics(knex: Knex, cache?: ResultCache): Metrics {
   return {
     registry,
     observe(r) {
-      requests.inc({ operation: r.operation, binding: r.binding, outcome: r.outcome });
-      duration.observe({ operation: r.operation, binding: r.binding }, r.durationMs / 1000);
+      // Label children kept by their (few, fixed) label values: looking them up is per request.
+      const key = `${r.operation} ${r.binding} ${r.outcome}`;
+      let series = children.get(key);
+      if (!series) {
+        series = {
+          count: requests.labels({ operation: r.operation, binding: r.binding, outcome: r.outcome }),
+          time: duration.labels({ operation: r.operation, binding: r.binding }),
+        };
+        children.set(key, series);
+      }
+      series.count.inc();
+      series.time.observe(r.durationMs / 1000);
     },
   };
 }

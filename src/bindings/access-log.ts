@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log';
 import type { RequestRecord } from '../metrics';
 import { pathOf, type Req, type Res } from './exchange';
@@ -12,40 +13,39 @@ export type BindingName = 'soap11' | 'soap12' | 'http-get' | 'http-post' | 'docs
  */
 export function accessLog(logger: Logger, onRecord?: (r: RequestRecord) => void): (req: Req, res: Res) => void {
   const logging = logger.isLevelEnabled('info');
-  return (req, res) => {
-    const start = process.hrtime.bigint();
-    const path = pathOf(req);
-    const endpoint = path.length > 200 ? `${path.slice(0, 200)}...` : path;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      const durationMs = Number(process.hrtime.bigint() - start) / 1e6;
-      const locals = res.locals;
-      const status = res.statusCode;
-      const outcome = typeof locals.outcome === 'string'
-        ? locals.outcome
-        : res.writableFinished ? (status < 400 ? 'OK' : `HTTP${status}`) : 'Aborted';
-      const record: RequestRecord = {
-        operation: typeof locals.operation === 'string' ? locals.operation : 'none',
-        binding: typeof locals.binding === 'string' ? locals.binding : 'other',
-        outcome,
-        durationMs,
-      };
-      onRecord?.(record);
-      if (!logging) return;
-      logger.info({
-        requestId: locals.requestId,
-        endpoint,
-        operation: locals.operation,
-        binding: record.binding,
-        outcome,
-        status,
-        durationMs: Math.round(durationMs * 1000) / 1000,
-        devId: typeof locals.devId === 'number' ? locals.devId : undefined,
-      }, 'request');
+  // One listener for every response ('close' comes once: after 'finish', or when the connection
+  // went first), reading what it needs from res.locals: no closure made per request.
+  function finished(this: Res) {
+    const locals = this.locals;
+    const durationMs = performance.now() - (locals.startedAt as number);
+    const status = this.statusCode;
+    const outcome = typeof locals.outcome === 'string'
+      ? locals.outcome
+      : this.writableFinished ? (status < 400 ? 'OK' : `HTTP${status}`) : 'Aborted';
+    const record: RequestRecord = {
+      operation: typeof locals.operation === 'string' ? locals.operation : 'none',
+      binding: typeof locals.binding === 'string' ? locals.binding : 'other',
+      outcome,
+      durationMs,
     };
-    res.once('finish', finish);
-    res.once('close', finish);
+    onRecord?.(record);
+    if (!logging) return;
+    const path = locals.path as string;
+    logger.info({
+      requestId: locals.requestId,
+      endpoint: path.length > 200 ? `${path.slice(0, 200)}...` : path,
+      operation: locals.operation,
+      binding: record.binding,
+      outcome,
+      status,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+      devId: typeof locals.devId === 'number' ? locals.devId : undefined,
+    }, 'request');
+  }
+  return (req, res) => {
+    res.locals.startedAt = performance.now();
+    // Taken now: a handler may rewrite req.url.
+    res.locals.path = pathOf(req);
+    res.once('close', finished);
   };
 }

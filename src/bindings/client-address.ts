@@ -1,7 +1,6 @@
 import proxyAddr from 'proxy-addr';
 import type { Req } from './exchange';
 
-const noProxy = () => false;
 const oneHop = (_addr: string, hop: number) => hop < 1;
 
 /**
@@ -10,5 +9,6 @@ const oneHop = (_addr: string, hop: number) => hop < 1;
  * `trust proxy = 1` gives it.
  */
 export function clientAddress(req: Req, trustProxy: boolean): string {
-  return proxyAddr(req, trustProxy ? oneHop : noProxy) ?? '';
+  if (!trustProxy) return req.socket.remoteAddress ?? '';
+  return proxyAddr(req, oneHop) ?? '';
 }

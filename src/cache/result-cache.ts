@@ -1,5 +1,11 @@
 import { LRUCache } from 'lru-cache';
 
+/** A rendered answer: small ones as text (sent in one write with the headers), large ones as bytes. */
+export type Body = string | Buffer;
+
+// A string's heap size: V8 keeps one byte per character for Latin-1 text, two otherwise; count two.
+const sizeOf = (v: Body) => (typeof v === 'string' ? v.length * 2 : v.length);
+
 /**
  * Rendered answers (response bodies) by request key, kept while the data they were read from is
  * current. The data changes only when a load commits, so an answer stays right until then; the
@@ -11,8 +17,8 @@ import { LRUCache } from 'lru-cache';
  * - An answer read before an invalidation is not stored after it (generation check).
  */
 export class ResultCache {
-  private readonly lru: LRUCache<string, Buffer> | undefined;
-  private readonly inflight = new Map<string, Promise<Buffer>>();
+  private readonly lru: LRUCache<string, Body> | undefined;
+  private readonly inflight = new Map<string, Promise<Body>>();
   private generation = 0;
   private usableUntil = 0;
   hits = 0;
@@ -20,7 +26,7 @@ export class ResultCache {
 
   constructor(maxBytes: number, private readonly now: () => number = Date.now) {
     this.lru = maxBytes > 0
-      ? new LRUCache<string, Buffer>({ maxSize: maxBytes, sizeCalculation: (v, k) => v.length + k.length * 2 + 64 })
+      ? new LRUCache<string, Body>({ maxSize: maxBytes, sizeCalculation: (v, k) => sizeOf(v) + k.length * 2 + 64 })
       : undefined;
   }
 
@@ -36,14 +42,19 @@ export class ResultCache {
     return this.lru?.size ?? 0;
   }
 
-  /** The cached body for `key`, or `make()`'s (stored when the data is known to be current). */
-  async get(key: string, make: () => Promise<Buffer>): Promise<Buffer> {
-    if (!this.lru || this.now() >= this.usableUntil) return make();
+  /** The cached body for `key`, when there is one that may be used now (no waiting: the hot path). */
+  lookup(key: string): Body | undefined {
+    if (!this.lru || this.now() >= this.usableUntil) return undefined;
     const hit = this.lru.get(key);
-    if (hit) {
-      this.hits++;
-      return hit;
-    }
+    if (hit !== undefined) this.hits++;
+    return hit;
+  }
+
+  /** The cached body for `key`, or `make()`'s (stored when the data is known to be current). */
+  async get(key: string, make: () => Promise<Body>): Promise<Body> {
+    const hit = this.lookup(key);
+    if (hit !== undefined) return hit;
+    if (!this.lru || this.now() >= this.usableUntil) return make();
     const pending = this.inflight.get(key);
     if (pending) return pending;
     this.misses++;

@@ -81,6 +81,10 @@ export const OPERATIONS: readonly Operation[] = [
   },
 ];
 
+export function operationsOf(endpoint: { name: EndpointName }): Operation[] {
+  return OPERATIONS.filter((op) => op.endpoint === endpoint.name);
+}
+
 export function findOperation(endpoint: EndpointName, name: string): Operation | undefined {
   return OPERATIONS.find((op) => op.endpoint === endpoint && op.name === name);
 }

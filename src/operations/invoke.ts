@@ -1,6 +1,6 @@
 import { errors } from '../errors';
 import type { CredentialChecker } from '../auth/credentials';
-import type { ResultCache } from '../cache/result-cache';
+import type { Body, ResultCache } from '../cache/result-cache';
 import type { Operation, OperationContext } from './catalog';
 import { decodeParams, parseXsdInt, type Params, type RawParams } from './params';
 
@@ -23,8 +23,8 @@ export interface Rendering {
 
 export interface Invocation {
   devId: number;
-  /** The rendered answer, UTF-8. */
-  body: Buffer;
+  /** The rendered answer (text, or UTF-8 bytes when large). */
+  body: Body;
 }
 
 /**
@@ -52,11 +52,23 @@ export async function invoke(
   const twice = op.params.find((p) => repeated.includes(p.name));
   if (twice) throw errors.invalid(twice.name, 'was given more than once');
   const params = decodeParams(op.params, raw);
-  const body = await ctx.results.get(cacheKey(rendering.form, op, params), async () =>
-    Buffer.from(rendering.render(await op.run(ctx, params))));
+  const key = cacheKey(rendering.form, op, params);
+  const body = ctx.results.lookup(key) ?? await ctx.results.get(key, async () => asBody(rendering.render(await op.run(ctx, params))));
   return { devId, body };
 }
 
+/**
+ * Node sends a string body in one write together with the headers, but a Buffer body in a second
+ * chunk (writev); a large string would be encoded again for every request, so it is kept as bytes.
+ */
+const STRING_BODY_MAX = 16 * 1024;
+const asBody = (text: string): Body => (text.length <= STRING_BODY_MAX ? text : Buffer.from(text));
+
+// U+0001 cannot occur in a decoded parameter (decodeParams refuses control characters).
+const SEP = '\u0001';
+
 function cacheKey(form: string, op: Operation, params: Params): string {
-  return JSON.stringify([form, op.endpoint, op.name, ...op.params.map((p) => params[p.name])]);
+  let key = form + SEP + op.endpoint + SEP + op.name;
+  for (const p of op.params) key += SEP + params[p.name];
+  return key;
 }

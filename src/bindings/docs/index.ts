@@ -3,7 +3,7 @@
 // from the operation table and the metadata generated from the WSDLs.
 
 import type express from 'express';
-import { OPERATIONS, type Operation } from '../../operations/catalog';
+import { operationsOf, type Operation } from '../../operations/catalog';
 import { baseUrl } from '../base-url';
 import type { BindingContext } from '../context';
 import { ENDPOINTS, type Endpoint } from '../endpoints';
@@ -22,7 +22,6 @@ function queryOf(req: express.Request): Map<string, string> {
   return pairs;
 }
 
-const operationsOf = (endpoint: Endpoint) => OPERATIONS.filter((o) => o.endpoint === endpoint.name);
 
 /** Links of one request: every address absolute under the base URL the client used. */
 class Links {

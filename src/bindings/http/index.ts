@@ -1,6 +1,6 @@
 import { errors, statusFor, toServiceError, type ServiceError } from '../../errors';
-import { findOperation } from '../../operations/catalog';
-import { invoke, type ParamsRequest } from '../../operations/invoke';
+import { findOperation, operationsOf, type Operation } from '../../operations/catalog';
+import { invoke, type ParamsRequest, type Rendering } from '../../operations/invoke';
 import type { RawParams } from '../../operations/params';
 import { parseContentType } from '../../xml/content-type';
 import { serviceErrorDocument } from '../../xml/faults';
@@ -18,6 +18,10 @@ const XML_TYPE = 'text/xml; charset=utf-8';
 export function httpHandler(endpoint: Endpoint, ctx: BindingContext): OperationHandler {
   const read = readBody(ctx.config.SVAPI_MAX_BODY);
   const ns = ctx.config.SVAPI_NAMESPACE;
+  const renderings = new Map<Operation, Rendering>(operationsOf(endpoint).map((op) => [op, {
+    form: 'http',
+    render: (result: unknown) => ctx.serializer.httpDocument(op.record, op.list, result, ns),
+  }]));
   return async (req, res, operation) => {
     res.locals.binding = req.method === 'GET' ? 'http-get' : req.method === 'POST' ? 'http-post' : 'other';
     try {
@@ -33,10 +37,7 @@ export function httpHandler(endpoint: Endpoint, ctx: BindingContext): OperationH
         if (type?.essence !== 'application/x-www-form-urlencoded') throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
         pairs = new URLSearchParams(decodeBody(await read(req, res), type.charset));
       }
-      const { body, devId } = await invoke(ctx, op, toParamsRequest(pairs), clientAddress(req, ctx.config.SVAPI_TRUST_PROXY), {
-        form: 'http',
-        render: (result) => ctx.serializer.httpDocument(op.record, op.list, result, ns),
-      });
+      const { body, devId } = await invoke(ctx, op, toParamsRequest(pairs), clientAddress(req, ctx.config.SVAPI_TRUST_PROXY), renderings.get(op)!);
       res.locals.devId = devId;
       sendBody(res, 200, XML_TYPE, body);
     } catch (e) {

@@ -1,5 +1,5 @@
 import * as soap from 'soap';
-import { OPERATIONS } from '../../operations/catalog';
+import { operationsOf } from '../../operations/catalog';
 import { escapeAttr } from '../../xml/escape';
 import { SOAP11_NS, SOAP12_NS, type SoapVersion } from '../../xml/envelope';
 import type { Endpoint } from '../endpoints';
@@ -32,7 +32,7 @@ export async function envelopeTemplates(endpoint: Endpoint, wsdl: WsdlDocuments,
   const templates: EnvelopeTemplates = { '1.1': new Map(), '1.2': new Map() };
   for (const version of ['1.1', '1.2'] as const) {
     const server = await nodeSoapServer(endpoint, wsdl, version === '1.2');
-    for (const op of OPERATIONS.filter((o) => o.endpoint === endpoint.name)) {
+    for (const op of operationsOf(endpoint)) {
       const answer = await server.processRequest(canonicalRequest(version, op.name, ns), {
         headers: { 'content-type': SOAP_CONTENT_TYPES[version] },
       });
@@ -51,7 +51,7 @@ function canonicalRequest(version: SoapVersion, op: string, ns: string): string 
 
 function nodeSoapServer(endpoint: Endpoint, wsdl: WsdlDocuments, soap12: boolean): Promise<soap.Server> {
   const impl: Record<string, soap.ISoapServiceMethod> = {};
-  for (const op of OPERATIONS.filter((o) => o.endpoint === endpoint.name)) impl[op.name] = () => ({ $xml: MARKER });
+  for (const op of operationsOf(endpoint)) impl[op.name] = () => ({ $xml: MARKER });
   const services = { [endpoint.service]: { [`${endpoint.service}Soap`]: impl, [`${endpoint.service}Soap12`]: impl } };
   return new Promise((resolve, reject) => {
     const server: soap.Server = soap.listen(null, {

@@ -1,6 +1,6 @@
 import { errors, statusFor, toServiceError, ServiceError } from '../../errors';
-import { findOperation } from '../../operations/catalog';
-import { invoke } from '../../operations/invoke';
+import { findOperation, operationsOf, type Operation } from '../../operations/catalog';
+import { invoke, type Rendering } from '../../operations/invoke';
 import { parseContentType } from '../../xml/content-type';
 import { parseSoapRequest, type SoapVersion } from '../../xml/envelope';
 import { soapFault } from '../../xml/faults';
@@ -24,6 +24,12 @@ export async function soapHandler(endpoint: Endpoint, ctx: BindingContext): Prom
   const ns = ctx.config.SVAPI_NAMESPACE;
   const templates = await envelopeTemplates(endpoint, ctx.wsdl, ns);
   const read = readBody(ctx.config.SVAPI_MAX_BODY);
+  // Each operation's result in node-soap's envelope for each version.
+  const rendering = (version: SoapVersion) => new Map<Operation, Rendering>(operationsOf(endpoint).map((op) => {
+    const { head, tail } = templates[version].get(op.name)!;
+    return [op, { form: `soap${version}`, render: (result: unknown) => head + ctx.serializer.soapResult(op.name, op.record, op.list, result, ns) + tail }];
+  }));
+  const renderings = { '1.1': rendering('1.1'), '1.2': rendering('1.2') };
 
   return async (req, res) => {
     let version: SoapVersion | undefined;
@@ -41,11 +47,7 @@ export async function soapHandler(endpoint: Endpoint, ctx: BindingContext): Prom
         throw errors.badRequest(`The SOAP action ${action} does not name the operation in the Body (${op.name}).`);
       }
       res.locals.operation = op.name;
-      const { head, tail } = templates[version].get(op.name)!;
-      const { body, devId } = await invoke(ctx, op, message, clientAddress(req, ctx.config.SVAPI_TRUST_PROXY), {
-        form: `soap${version}`,
-        render: (result) => head + ctx.serializer.soapResult(op.name, op.record, op.list, result, ns) + tail,
-      });
+      const { body, devId } = await invoke(ctx, op, message, clientAddress(req, ctx.config.SVAPI_TRUST_PROXY), renderings[version].get(op)!);
       res.locals.devId = devId;
       sendBody(res, 200, SOAP_CONTENT_TYPES[version], body);
     } catch (e) {

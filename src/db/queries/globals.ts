@@ -18,9 +18,12 @@ export async function newestGlobals(knex: Knex, filter: Filter, limit: number): 
         ])
         .limit(limit))
     .from('g')
-    .join('monsters as m', 'm.monster_id', 'g.monster_id')
+    // At most `limit` globals: each one's monster and player by primary key. LIMIT 1 keeps the
+    // planner from turning these into hash joins that read the whole table (CONTRACT §5 reads must
+    // stay index-bound as the data grows; see npm run explain).
+    .joinRaw('CROSS JOIN LATERAL (SELECT * FROM monsters WHERE monsters.monster_id = g.monster_id LIMIT 1) AS m')
     .join('global_types as t', 't.global_type_id', 'g.global_type_id')
-    .join('players as p', 'p.player_id', 'g.player_id')
+    .joinRaw('CROSS JOIN LATERAL (SELECT * FROM players WHERE players.player_id = g.player_id LIMIT 1) AS p')
     .join('landareas as a', 'a.area_id', 'g.landarea_id')
     .leftJoin('planets as pl', 'pl.planet_id', 'a.planet_id')
     .select(
