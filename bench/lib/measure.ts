@@ -90,14 +90,19 @@ function cannon(target: Target, connections: number, seconds: number): Promise<a
   } as autocannon.Options);
 }
 
-/** Warm-up (discarded), then the measured run, with the server's memory and CPU watched. */
+/**
+ * Warm-up (discarded), then the measured run, with the server's memory and CPU watched.
+ * `aroundRun` is called right before the measured run and returns what to call right after it.
+ */
 export async function measure(
   target: Target,
   serverPid: number,
   opts: MeasureOptions,
   database?: string,
+  aroundRun?: () => Promise<() => Promise<void>>,
 ): Promise<Measurement> {
   if (opts.warmupSeconds > 0) await cannon(target, opts.connections, opts.warmupSeconds);
+  const afterRun = await aroundRun?.();
   const exactPeak = resetPeak(serverPid);
   const sampler = rssSampler(serverPid);
   const backends = database ? backendPids(database) : [];
@@ -106,6 +111,7 @@ export async function measure(
   const result = await cannon(target, opts.connections, opts.durationSeconds);
   const wall = Number(process.hrtime.bigint() - cpu0.at) / 1e9;
   const me = process.cpuUsage(cpu0.me);
+  await afterRun?.();
   const polled = sampler.stop();
   const peak = exactPeak ? Math.max(peakRss(serverPid), polled) : polled;
   const pct = (seconds: number) => Math.round((seconds / wall) * 1000) / 10;

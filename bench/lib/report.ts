@@ -1,4 +1,5 @@
 import type { Measurement } from './measure';
+import type { ServiceLatency } from './service-latency';
 
 export interface CaseResult {
   name: string;
@@ -7,6 +8,8 @@ export interface CaseResult {
   /** Records in the checked response. */
   records: number;
   measurement: Measurement;
+  /** The same requests as the service timed them (its /metrics histogram). */
+  inService?: ServiceLatency;
 }
 
 export interface Ratios {
@@ -33,17 +36,19 @@ export function ratios(cases: CaseResult[], nodeSoap?: Measurement, ceiling?: Me
 }
 
 /**
- * A plain-text table: case, rps, p50, p99, peak RSS, errors, then CPU (% of one core, and CPU
- * ms per request for the service and its Postgres backends) and the response size.
+ * A plain-text table: case, rps, p50, p99 (client side), the p99 bound the service measured itself,
+ * peak RSS, errors, then CPU (% of one core, and CPU ms per request for the service and its
+ * Postgres backends) and the response size.
  */
-export function table(rows: { name: string; records?: number; m: Measurement }[]): string {
-  const header = ['case', 'recs', 'rps', 'p50 ms', 'p99 ms', 'peak RSS MB', 'errors', 'srv CPU%', 'pg CPU%', 'gen CPU%', 'srv ms/req', 'pg ms/req', 'resp KB'];
-  const lines = rows.map(({ name, records, m }) => [
+export function table(rows: { name: string; records?: number; m: Measurement; inService?: ServiceLatency }[]): string {
+  const header = ['case', 'recs', 'rps', 'p50 ms', 'p99 ms', 'srv p99 <= ms', 'peak RSS MB', 'errors', 'srv CPU%', 'pg CPU%', 'gen CPU%', 'srv ms/req', 'pg ms/req', 'resp KB'];
+  const lines = rows.map(({ name, records, m, inService }) => [
     `${m.flagged ? '! ' : ''}${name}`,
     records === undefined ? '' : String(records),
     m.rps.toFixed(0),
     m.latencyMs.p50.toFixed(0),
     m.latencyMs.p99.toFixed(0),
+    inService?.p99AtMostMs == null ? '-' : String(inService.p99AtMostMs),
     m.peakRssMB.toFixed(0),
     m.flagged ? `${m.non2xx} non-2xx, ${m.errors} err/timeout, ${m.wrong2xx} bad 2xx` : '0',
     String(Math.round(m.cpuPct.server)),
