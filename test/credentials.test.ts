@@ -119,7 +119,10 @@ describe('the credential cache', () => {
   test('a wrong key is never accepted from the cache, whatever it is', async () => {
     const checker = new CredentialChecker(knex, settings);
     await checker.check(svc.key.devId, svc.key.devKey, '10.0.0.1');
-    for (const wrong of ['', 'x', svc.key.devKey.slice(1), `${svc.key.devKey}x`, svc.key.devKey.toUpperCase()]) {
+    const k = svc.key.devKey;
+    // Same length as the key that matched last, differing in the last or the first character.
+    const flipped = [`${k.slice(0, -1)}${k.endsWith('A') ? 'B' : 'A'}`, `${k.startsWith('A') ? 'B' : 'A'}${k.slice(1)}`];
+    for (const wrong of ['', 'x', k.slice(1), `${k}x`, k.toUpperCase(), ...flipped]) {
       await expect(checker.check(svc.key.devId, wrong, '10.0.0.1')).rejects.toMatchObject({ code: 'AuthenticationFailed' });
     }
     await checker.check(svc.key.devId, svc.key.devKey, '10.0.0.1');

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
@@ -17,10 +18,12 @@ export type CredentialSettings = Pick<Config, 'SVAPI_KEY_CACHE_MS' | 'SVAPI_RATE
  * RateLimited with the seconds until its window ends.
  *
  * - A valid DevID's stored key hash is cached for SVAPI_KEY_CACHE_MS (at most 5 s, so a
- *   revocation holds on every instance within 5 s), in a bounded LRU. The cache holds the hash
- *   from the database, never a presented key: a presented key is always hashed and compared with
- *   it in constant time, so a wrong key is never accepted from the cache. Only pairs that checked
- *   out are cached; unknown and revoked DevIDs go to the database every time.
+ *   revocation holds on every instance within 5 s), in a bounded LRU, together with the key that
+ *   last matched it. A presented key equal to that one (compared in constant time) passes without
+ *   hashing it again (SHA-256 through OpenSSL 3 was the largest cost of a cached answer); any other
+ *   key is hashed and compared with the stored hash in constant time, so a wrong key is never
+ *   accepted from the cache. Only pairs that checked out are cached; unknown and revoked DevIDs go
+ *   to the database every time.
  * - SVAPI_RATE_LIMIT requests a minute per DevID (fixed one-minute windows).
  * - SVAPI_AUTH_FAIL_LIMIT failed credentials a minute per client address: the failure beyond the
  *   limit and every request from that address after it, a correct key included, are RateLimited
@@ -31,14 +34,14 @@ export type CredentialSettings = Pick<Config, 'SVAPI_KEY_CACHE_MS' | 'SVAPI_RATE
  * the effective limits are per instance.
  */
 export class CredentialChecker {
-  private readonly cache: LRUCache<number, Buffer> | undefined;
+  private readonly cache: LRUCache<number, CachedKey> | undefined;
   private readonly requests: RateLimiterMemory;
   private readonly failures: RateLimiterMemory;
   private readonly failLimit: number;
 
   constructor(private readonly knex: Knex, settings: CredentialSettings) {
     this.cache = settings.SVAPI_KEY_CACHE_MS > 0
-      ? new LRUCache<number, Buffer>({ max: KEY_CACHE_ENTRIES, ttl: Math.min(settings.SVAPI_KEY_CACHE_MS, 5000), updateAgeOnGet: false })
+      ? new LRUCache<number, CachedKey>({ max: KEY_CACHE_ENTRIES, ttl: Math.min(settings.SVAPI_KEY_CACHE_MS, 5000), updateAgeOnGet: false })
       : undefined;
     this.requests = new RateLimiterMemory({ points: settings.SVAPI_RATE_LIMIT, duration: WINDOW_SECONDS });
     this.failures = new RateLimiterMemory({ points: settings.SVAPI_AUTH_FAIL_LIMIT, duration: WINDOW_SECONDS });
@@ -49,12 +52,17 @@ export class CredentialChecker {
   async check(devId: number, devKey: string, clientAddress: string): Promise<void> {
     await this.refuseBlocked(clientAddress);
     const cached = this.cache?.get(devId);
-    const stored = cached ?? (await activeKeyHash(this.knex, devId));
-    if (!keyMatches(devKey, stored)) {
-      await this.fail(clientAddress);
-      throw errors.auth();
+    const presented = Buffer.from(devKey);
+    if (!cached || !sameBytes(presented, cached.lastMatched)) {
+      const stored = cached?.hash ?? (await activeKeyHash(this.knex, devId));
+      if (!keyMatches(devKey, stored)) {
+        await this.fail(clientAddress);
+        throw errors.auth();
+      }
+      // The entry keeps its age: a revocation still holds within SVAPI_KEY_CACHE_MS.
+      if (cached) cached.lastMatched = presented;
+      else this.cache?.set(devId, { hash: stored!, lastMatched: presented });
     }
-    if (!cached) this.cache?.set(devId, stored!);
     try {
       await this.requests.consume(String(devId));
     } catch (e) {
@@ -85,6 +93,16 @@ export class CredentialChecker {
     if (state && state.consumedPoints > this.failLimit && state.msBeforeNext > 0) throw limited(state);
   }
 }
+
+interface CachedKey {
+  /** The stored SHA-256 of the DevID's key. */
+  hash: Buffer;
+  /** The presented key that last matched `hash`. */
+  lastMatched: Buffer;
+}
+
+/** Constant-time equality for equal lengths (the length of a key is no secret: all are 43 characters). */
+const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && crypto.timingSafeEqual(a, b);
 
 function limited(e: unknown): Error {
   if (e instanceof RateLimiterRes) return errors.rateLimited(Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
