@@ -10,10 +10,8 @@ export function xsdDateTime(utc: string): string {
 }
 
 /** Description of a record, or null when it has neither text nor picture (written xsi:nil). */
-export function description(text: string | null, picture: string | null) {
+export function description(text: string | null, picture: string | null): { Description?: string; ItemPictureURL?: string } | null {
   if (text === null && picture === null) return null;
-  return {
-    ...(text !== null ? { Description: text } : {}),
-    ...(picture !== null ? { ItemPictureURL: picture } : {}),
-  };
+  // Absent fields stay undefined (omitted); no object spreads: this runs for every record read.
+  return { Description: text ?? undefined, ItemPictureURL: picture ?? undefined };
 }
