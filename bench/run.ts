@@ -15,7 +15,7 @@ import { measure, type Measurement, type MeasureOptions, type Target } from './l
 import { ROOT, runSvapi, startChild, type Child } from './lib/proc';
 import { summarizeProfile } from './lib/profile';
 import { scrapeBuckets, serviceLatency, type ServiceLatency } from './lib/service-latency';
-import { ratioLines, ratios, table, type CaseResult } from './lib/report';
+import { ratioLines, ratios, table, toRound, type CaseResult, type Round } from './lib/report';
 
 const USAGE = `usage: npm run bench -- [options]
   --dataset <sample|scale100>  sample: a fresh database loaded from seeds/data (dropped afterwards)
@@ -30,6 +30,7 @@ const USAGE = `usage: npm run bench -- [options]
   --connections <n>            concurrent connections                           [64]
   --cache <on|off>             the service's answer cache (off: SVAPI_CACHE_MB=0, so every
                                request reads the database)                      [on]
+  --rounds <n>                 rounds of the two ratios (median reported)       [3]
   --only <text>                run only the cases whose name contains <text>
   --skip-refs                  do not measure the node-soap and raw-http references
   --profile                    CPU-profile the service (node --cpu-prof) and print where its time goes
@@ -45,6 +46,7 @@ const { values: args } = parseArgs({
     prime: { type: 'string', default: '1' },
     connections: { type: 'string', default: '64' },
     only: { type: 'string' },
+    rounds: { type: 'string', default: '3' },
     cache: { type: 'string', default: 'on' },
     'skip-refs': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -67,6 +69,7 @@ const positive = (name: string, v: string, min = 1) => {
   return n;
 };
 const primeSeconds = positive('prime', args.prime!, 0);
+const roundCount = positive('rounds', args.rounds!);
 const opts: MeasureOptions = {
   durationSeconds: positive('duration', args.duration!),
   warmupSeconds: positive('warmup', args.warmup!, 0),
@@ -205,14 +208,18 @@ async function main(): Promise<void> {
       results.push({ name: c.name, operation: c.operation.name, binding: c.binding, records: exp.records, measurement: m, inService });
       log(`${m.rps.toFixed(0)} rps, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms (in the service: p99 <= ${inService?.p99AtMostMs ?? '?'} ms), ${m.peakRssMB} MB${m.flagged ? '  FLAGGED' : ''}`);
     }
-    await stop(service.child);
-    const profileSummary = args.profile ? summarizeProfile(profileDir) : undefined;
-
-    // 4. The references, each in its own child process, with the SOAP 1.1 GetMonster request.
-    const refs: Record<string, Measurement & { bytesNote?: string }> = {};
+    // 4. The references, each in its own child process, with the SOAP 1.1 GetMonster request,
+    // started next to the service (idle while it is not measured). The machine's speed drifts (on
+    // a shared VM the ceiling alone has measured anywhere from 15,000 to 29,000 rps in one
+    // session), so each ratio is taken in rounds: ours and its reference measured back to back,
+    // the ratio per round, and the median of the rounds reported.
+    const rounds: Round[] = [];
+    const refs: Record<string, Measurement> = {};
     if (!args['skip-refs']) {
       const getMonster = operations(profile)[0];
-      const ours11 = expected.get(`${getMonster.label} / SOAP 1.1`)!;
+      const soap11 = cases.find((c) => c.operation.name === 'GetMonster' && c.binding === 'SOAP 1.1') ?? buildCases(profile, key.DevID, key.DevKey)[0];
+      const httpGet = buildCases(profile, key.DevID, key.DevKey).find((c) => c.operation.name === 'GetMonster' && c.binding === 'HTTP GET')!;
+      const ours11 = expected.get(soap11.name)!;
       const request = buildRequest(getMonster, 'SOAP 1.1', key.DevID, key.DevKey);
       const soapRef = await start(['bin/run-ts.js', 'bench/refs/node-soap.ts', JSON.stringify(monsterObject(ours11.text))], process.env, /^\{"url"/);
       const soapOrigin = new URL(JSON.parse(soapRef.match.input!).url).origin;
@@ -220,28 +227,47 @@ async function main(): Promise<void> {
       if (soapAnswer.status !== 200 || !soapAnswer.text.includes('MonsterName')) {
         throw new Error(`node-soap reference: status ${soapAnswer.status}: ${soapAnswer.text.slice(0, 400)}`);
       }
-      process.stdout.write(`[ref] bare node-soap GetMonster / SOAP 1.1 (${(Buffer.byteLength(soapAnswer.text) / 1024).toFixed(1)} KB) ... `);
-      refs['node-soap'] = await measure({ origin: soapOrigin, request, expected: soapAnswer.text }, soapRef.child.pid, opts);
-      log(`${refs['node-soap'].rps.toFixed(0)} rps`);
-      await stop(soapRef.child);
-
       const bodyFile = path.join(os.tmpdir(), `svapi-bench-${process.pid}.xml`);
       fs.writeFileSync(bodyFile, ours11.text);
       const raw = await start(['bin/run-ts.js', 'bench/refs/raw-http.ts', bodyFile], process.env, /^\{"url"/);
       const rawOrigin = new URL(JSON.parse(raw.match.input!).url).origin;
-      process.stdout.write('[ref] raw http ceiling (our GetMonster SOAP 1.1 bytes) ... ');
-      refs['raw-http'] = await measure({ origin: rawOrigin, request, expected: ours11.text }, raw.child.pid, opts);
-      log(`${refs['raw-http'].rps.toFixed(0)} rps`);
+
+      const pairs = {
+        soap: [
+          { target: { origin, request: soap11.request, expected: ours11.text }, pid: service.child.pid },
+          { target: { origin: soapOrigin, request, expected: soapAnswer.text }, pid: soapRef.child.pid },
+        ],
+        http: [
+          { target: { origin, request: httpGet.request, expected: expected.get(httpGet.name)!.text }, pid: service.child.pid },
+          { target: { origin: rawOrigin, request, expected: ours11.text }, pid: raw.child.pid },
+        ],
+      } as const;
+      for (let i = 1; i <= roundCount; i++) {
+        process.stdout.write(`[round ${i}/${roundCount}] GetMonster SOAP 1.1 vs bare node-soap, HTTP GET vs raw http ceiling ... `);
+        const [soapOurs, soapRefM, httpOurs, rawM] = [
+          await measure(pairs.soap[0].target, pairs.soap[0].pid, opts),
+          await measure(pairs.soap[1].target, pairs.soap[1].pid, opts),
+          await measure(pairs.http[0].target, pairs.http[0].pid, opts),
+          await measure(pairs.http[1].target, pairs.http[1].pid, opts),
+        ];
+        const round = toRound(soapOurs, soapRefM, httpOurs, rawM);
+        rounds.push(round);
+        if (i === 1) Object.assign(refs, { 'node-soap': soapRefM, 'raw-http': rawM });
+        log(`${round.soap11.toFixed(3)}, ${round.httpGet.toFixed(3)} (node-soap ${soapRefM.rps.toFixed(0)} rps, ceiling ${rawM.rps.toFixed(0)} rps)`);
+      }
+      await stop(soapRef.child);
       await stop(raw.child);
       fs.rmSync(bodyFile, { force: true });
     }
+    await stop(service.child);
+    const profileSummary = args.profile ? summarizeProfile(profileDir) : undefined;
 
     // 5. Report.
-    const r = ratios(results, refs['node-soap'], refs['raw-http']);
+    const r = ratios(results, rounds);
     const rows = [
       ...results.map((c) => ({ name: c.name, records: c.records, m: c.measurement, inService: c.inService })),
-      ...(refs['node-soap'] ? [{ name: 'ref: bare node-soap GetMonster SOAP 1.1', records: 1, m: refs['node-soap'] }] : []),
-      ...(refs['raw-http'] ? [{ name: 'ref: raw http ceiling (same bytes)', records: 1, m: refs['raw-http'] }] : []),
+      ...(refs['node-soap'] ? [{ name: 'ref: bare node-soap GetMonster SOAP 1.1 (round 1)', records: 1, m: refs['node-soap'] }] : []),
+      ...(refs['raw-http'] ? [{ name: 'ref: raw http ceiling, same bytes (round 1)', records: 1, m: refs['raw-http'] }] : []),
     ];
     log('');
     log(table(rows));
@@ -278,7 +304,7 @@ async function main(): Promise<void> {
 }
 
 // A hard bound on the whole run: every case and reference, plus set-up, twice over.
-const budgetMs = (14 * (opts.warmupSeconds + opts.durationSeconds + primeSeconds) * 2 + 300) * 1000;
+const budgetMs = ((14 + 4 * roundCount) * (opts.warmupSeconds + opts.durationSeconds + primeSeconds) * 2 + 300) * 1000;
 const deadline = setTimeout(() => {
   console.error(`bench: still running after ${budgetMs / 1000} s; stopping`);
   for (const child of children) child.proc.kill('SIGKILL');

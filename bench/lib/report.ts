@@ -12,26 +12,58 @@ export interface CaseResult {
   inService?: ServiceLatency;
 }
 
+/** One round of the two headline ratios: ours and its reference measured back to back. */
+export interface Round {
+  /** Our SOAP 1.1 GetMonster rps over the bare node-soap server's rps. */
+  soap11: number;
+  /** Our HTTP GET GetMonster rps over the raw http ceiling's rps. */
+  httpGet: number;
+  rps: { soap11: number; nodeSoap: number; httpGet: number; ceiling: number };
+}
+
 export interface Ratios {
-  /** SOAP GetMonster rps over the bare node-soap server's rps. */
-  soapVsNodeSoap: Record<string, number | null>;
-  /** HTTP GET GetMonster rps over the raw http ceiling's rps. */
-  httpGetVsCeiling: number | null;
-  /** Every case's rps over the ceiling's rps. */
+  /** Median, lowest and highest of the rounds. */
+  soap11VsNodeSoap: Spread | null;
+  httpGetVsCeiling: Spread | null;
+  rounds: Round[];
+  /** Every case's rps over the median ceiling rps (measured at another moment: a rough guide). */
   vsCeiling: Record<string, number | null>;
 }
 
-const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? Math.round((a / b) * 1000) / 1000 : null);
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
 
-export function ratios(cases: CaseResult[], nodeSoap?: Measurement, ceiling?: Measurement): Ratios {
-  const rps = (op: string, binding: string) => cases.find((c) => c.operation === op && c.binding === binding)?.measurement.rps;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+export function toRound(soap11: Measurement, nodeSoap: Measurement, httpGet: Measurement, ceiling: Measurement): Round {
   return {
-    soapVsNodeSoap: {
-      'GetMonster / SOAP 1.1': ratio(rps('GetMonster', 'SOAP 1.1'), nodeSoap?.rps),
-      'GetMonster / SOAP 1.2': ratio(rps('GetMonster', 'SOAP 1.2'), nodeSoap?.rps),
-    },
-    httpGetVsCeiling: ratio(rps('GetMonster', 'HTTP GET'), ceiling?.rps),
-    vsCeiling: Object.fromEntries(cases.map((c) => [c.name, ratio(c.measurement.rps, ceiling?.rps)])),
+    soap11: round3(soap11.rps / nodeSoap.rps),
+    httpGet: round3(httpGet.rps / ceiling.rps),
+    rps: { soap11: soap11.rps, nodeSoap: nodeSoap.rps, httpGet: httpGet.rps, ceiling: ceiling.rps },
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function spread(values: number[]): Spread | null {
+  if (values.length === 0) return null;
+  return { median: round3(median(values)), min: Math.min(...values), max: Math.max(...values) };
+}
+
+export function ratios(cases: CaseResult[], rounds: Round[]): Ratios {
+  const ceiling = rounds.length ? median(rounds.map((r) => r.rps.ceiling)) : undefined;
+  return {
+    soap11VsNodeSoap: spread(rounds.map((r) => r.soap11)),
+    httpGetVsCeiling: spread(rounds.map((r) => r.httpGet)),
+    rounds,
+    vsCeiling: Object.fromEntries(cases.map((c) => [c.name, ceiling ? round3(c.measurement.rps / ceiling) : null])),
   };
 }
 
@@ -64,11 +96,11 @@ export function table(rows: { name: string; records?: number; m: Measurement; in
 }
 
 export function ratioLines(r: Ratios): string {
-  const show = (v: number | null) => (v === null ? 'n/a' : v.toFixed(3));
+  const show = (v: Spread | null) => (v === null ? 'n/a' : `${v.median.toFixed(3)} (median of ${r.rounds.length} rounds; ${v.min.toFixed(3)} to ${v.max.toFixed(3)})`);
   return [
-    ...Object.entries(r.soapVsNodeSoap).map(([k, v]) => `${k} rps / bare node-soap rps: ${show(v)}`),
+    `GetMonster / SOAP 1.1 rps / bare node-soap rps: ${show(r.soap11VsNodeSoap)}`,
     `GetMonster / HTTP GET rps / raw http ceiling rps: ${show(r.httpGetVsCeiling)}`,
-    'all cases rps / ceiling rps:',
-    ...Object.entries(r.vsCeiling).map(([k, v]) => `  ${k.padEnd(40)} ${show(v)}`),
+    'all cases rps / median ceiling rps (measured at other moments: a rough guide):',
+    ...Object.entries(r.vsCeiling).map(([k, v]) => `  ${k.padEnd(40)} ${v === null ? 'n/a' : v.toFixed(3)}`),
   ].join('\n');
 }
