@@ -2,10 +2,13 @@
  * `npm run explain -- [--database-url <url>] [--dataset sample|scale100]`: the plans of the
  * benchmark's database reads. Every operation of the benchmark runs once through the service's own
  * query code; each statement it sent is then run again under EXPLAIN (ANALYZE, BUFFERS), and the
- * plan is printed. A sequential scan of a data table (anything but the small lookup tables) fails
- * the run: the reads must stay index-bound as the data grows.
+ * plan is printed: for a named statement the generic plan (prepared, plan_cache_mode =
+ * force_generic_plan), which the service may settle on; for the others the plan for the values.
+ * A sequential scan of a data table (anything but the small lookup tables) fails the run: the
+ * reads must stay index-bound as the data grows.
  */
 import { parseArgs } from 'node:util';
+import type { Knex } from 'knex';
 import { Client } from 'pg';
 import { loadConfig } from '../src/config';
 import { createKnex } from '../src/db/connect';
@@ -33,8 +36,10 @@ async function main(): Promise<number> {
   const profile = PROFILES[args.dataset === 'sample' ? 'sample' : 'generated'];
   const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'warn' });
   const knex = createKnex(url, 'service', config, false);
-  const statements: { sql: string; bindings: readonly unknown[] }[] = [];
-  knex.on('query', (q: { sql: string; bindings?: readonly unknown[] }) => statements.push({ sql: q.sql, bindings: q.bindings ?? [] }));
+  const statements: { sql: string; bindings: readonly unknown[]; name?: string }[] = [];
+  knex.on('query', (q: { sql: string; bindings?: readonly unknown[]; options?: { name?: string } }) => {
+    statements.push({ sql: q.sql, bindings: q.bindings ?? [], name: q.options?.name });
+  });
   // The captured statements are in the server's own form ($1, $2): run them on a plain client.
   const client = new Client({ connectionString: url });
   await client.connect();
@@ -44,12 +49,12 @@ async function main(): Promise<number> {
       const op = findOperation(ENDPOINT_OF[benchOp.path], benchOp.name)!;
       statements.length = 0;
       await op.run({ knex, config }, decodeParams(op.params, Object.fromEntries(benchOp.params)));
-      for (const { sql, bindings } of [...statements]) {
-        const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, bindings as unknown[]);
-        const lines = plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']) as string[];
+      for (const { sql, bindings, name } of [...statements]) {
+        const lines = name ? await genericPlan(client, knex, sql, bindings) : await customPlan(client, sql, bindings);
         const seq = lines.filter((l) => DATA_TABLES.some((t) => new RegExp(`Seq Scan on ${t}\\b`).test(l)));
         findings += seq.length;
-        console.log(`\n## ${benchOp.label}${seq.length ? '   <-- SEQUENTIAL SCAN OF A DATA TABLE' : ''}\n${sql}\n${lines.map((l) => `    ${l}`).join('\n')}`);
+        const kind = name ? `named statement ${name}: its generic plan` : 'planned for its values';
+        console.log(`\n## ${benchOp.label} (${kind})${seq.length ? '   <-- SEQUENTIAL SCAN OF A DATA TABLE' : ''}\n${sql}\n${lines.map((l) => `    ${l}`).join('\n')}`);
       }
     }
   } finally {
@@ -58,6 +63,29 @@ async function main(): Promise<number> {
   }
   console.log(findings ? `\n${findings} sequential scan(s) of data tables` : '\nno sequential scan of a data table');
   return findings ? 1 : 0;
+}
+
+const planLines = (r: { rows: Record<string, string>[] }) => r.rows.map((row) => row['QUERY PLAN']);
+
+async function customPlan(client: Client, sql: string, bindings: readonly unknown[]): Promise<string[]> {
+  return planLines(await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, bindings as unknown[]));
+}
+
+/**
+ * A named statement (db/queries/statements.ts) as the service may end up running it: prepared,
+ * with the generic plan Postgres can switch to after five executions, whatever the values.
+ */
+async function genericPlan(client: Client, knex: Knex, sql: string, bindings: readonly unknown[]): Promise<string[]> {
+  await client.query('SET plan_cache_mode = force_generic_plan');
+  await client.query(`PREPARE explain_probe AS ${sql}`);
+  try {
+    // EXECUTE takes no bind parameters: the values as literals.
+    const values = bindings.map((b) => knex.raw('?', [b as Knex.Value]).toQuery()).join(', ');
+    return planLines(await client.query(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE explain_probe(${values})`));
+  } finally {
+    await client.query('DEALLOCATE explain_probe');
+    await client.query('RESET plan_cache_mode');
+  }
 }
 
 main().then((code) => process.exit(code), (e) => {

@@ -1,4 +1,6 @@
+import type { Knex } from 'knex';
 import { freshDatabase, type TestDatabase } from './support/db';
+import { newestGlobals } from '../src/db/queries/globals';
 import { applyNameSearch } from '../src/db/queries/search';
 
 let db: TestDatabase;
@@ -20,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => db.destroy());
 
 async function plan(table: string, column: string, id: string, word: string): Promise<string> {
-  const q = applyNameSearch(db.knex(table).select('*'), column, id, word, 1000);
+  const q = applyNameSearch(db.knex(table).select('*'), column, id, word, 1000, `${table}_listing`);
   const { sql, bindings } = q.toSQL().toNative();
   const rows = (await db.knex.raw(`EXPLAIN ${sql}`.replace(/\$(\d+)/g, (_m, i) => db.knex.raw('?', [bindings[Number(i) - 1]]).toQuery()))).rows;
   return rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
@@ -47,4 +49,41 @@ test('an empty search word reads the first rows in name order from an index, wit
   const text = await plan('items', 'item_name', 'item_id', '');
   expect(text).toContain('items_name_order');
   expect(text).not.toMatch(/Sort|Seq Scan/);
+});
+
+/**
+ * The plan Postgres may settle on for a named statement (db/queries/statements.ts) after its first
+ * executions: the generic plan, made without knowing the parameters.
+ */
+/** `sql` in the server's form ($1, $2, ...). */
+async function genericPlan(sql: string, bindings: readonly unknown[]): Promise<string> {
+  return db.knex.transaction(async (trx) => {
+    await trx.raw('SET LOCAL plan_cache_mode = force_generic_plan');
+    await trx.raw(`PREPARE generic_plan_probe AS ${sql}`);
+    // EXECUTE takes no bind parameters: the values as literals.
+    const values = bindings.map((b) => trx.raw('?', [b as Knex.Value]).toQuery()).join(', ');
+    const rows = (await trx.raw(`EXPLAIN EXECUTE generic_plan_probe(${values})`)).rows;
+    await trx.raw('DEALLOCATE generic_plan_probe');
+    return rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
+  });
+}
+
+test('named statements keep to the indexes in their generic plans: the empty-word listing and the globals', async () => {
+  const listing = applyNameSearch(db.knex('items').select('*'), 'item_name', 'item_id', '', 1000, 'items_listing').toSQL().toNative();
+  const listingPlan = await genericPlan(listing.sql, listing.bindings);
+  expect(listingPlan).toContain('items_name_order');
+  expect(listingPlan).not.toMatch(/Sort|Seq Scan/);
+
+  const sent: { sql: string; bindings: readonly unknown[] }[] = [];
+  const capture = (q: { sql: string; bindings: readonly unknown[] }) => sent.push(q);
+  db.knex.on('query', capture);
+  try {
+    await newestGlobals(db.knex, { monster_id: 5 }, 100);
+  } finally {
+    db.knex.off('query', capture);
+  }
+  const globalsPlan = await genericPlan(sent[0].sql, sent[0].bindings);
+  expect(globalsPlan).toContain('hunting_globals_by_monster');
+  // (players holds one row here: a scan of it is the right plan)
+  expect(globalsPlan).not.toMatch(/Seq Scan on (hunting_globals|monsters)\b/);
 });

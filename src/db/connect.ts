@@ -62,7 +62,7 @@ export function createKnex(url: string, role: Role, config: Config, embedded: bo
   // PGlite is a single session behind a multiplexer: session settings would leak between
   // connections there, so read-only is enforced at the session level on real servers only.
   const options = role === 'service' && !embedded ? '-c default_transaction_read_only=on' : undefined;
-  return knexFactory({
+  const knexConfig: Knex.Config & { userParams: Record<string, unknown> } = {
     client: 'pg',
     connection: {
       connectionString: url,
@@ -81,10 +81,14 @@ export function createKnex(url: string, role: Role, config: Config, embedded: bo
     pool: { min: 0, max: embedded ? Math.min(config.SVAPI_DB_POOL_MAX, 8) : config.SVAPI_DB_POOL_MAX, validate: (c: unknown) => !stillBusy(c) },
     // knex reports connection trouble itself (console by default): into the JSON log instead.
     log: knexLog(config),
+    // Read by queries/statements.ts: PGlite is one session behind a multiplexer, where a statement
+    // prepared by name on one connection would collide with the same name from another.
+    userParams: { namedStatements: !embedded },
     // The service waits no longer for a connection than for a statement: with the database
     // down a request is ServiceUnavailable after about SVAPI_DB_TIMEOUT_MS, never hangs.
     acquireConnectionTimeout: role === 'service' ? config.SVAPI_DB_TIMEOUT_MS : Math.max(config.SVAPI_DB_TIMEOUT_MS, 10_000),
-  });
+  };
+  return knexFactory(knexConfig);
 }
 
 function knexLog(config: Config): Knex.Config['log'] {

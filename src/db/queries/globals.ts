@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { HuntingGlobal } from '../../generated/records';
+import { named } from './statements';
 import { description, utcText, xsdDateTime } from './values';
 
 type Filter = { monster_id: number } | { player_id: number } | { landarea_id: number };
@@ -37,7 +38,8 @@ export async function newestGlobals(knex: Knex, filter: Filter, limit: number): 
       { column: 'g.time_stamp', order: 'desc' },
       { column: 'g.global_value', order: 'desc' },
       'g.player_id', 'g.monster_id', 'g.global_type_id',
-    ]);
+    ])
+    .options(named(knex, `globals_by_${column}`));
   return rows.map((r) => ({
     Monster: {
       MonsterName: r.monster_name,

@@ -10,7 +10,7 @@ export async function searchItems(knex: Knex, word: string, limit: number): Prom
   const query = knex('items as i')
     .join('item_categories as c', 'c.category_id', 'i.category_id')
     .select('i.*', 'c.category_name');
-  const rows = await applyNameSearch(query, 'i.item_name', 'i.item_id', word, limit);
+  const rows = await applyNameSearch(query, 'i.item_name', 'i.item_id', word, limit, 'items_by_name');
   return rows.map((r: Row) => ({
     ItemName: r.item_name,
     ItemID: r.item_id,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Weapon } from '../../generated/records';
 import { applyNameSearch } from './search';
+import { named } from './statements';
 import { description } from './values';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a joined database row
@@ -11,12 +12,14 @@ export async function searchWeapons(knex: Knex, word: string, limit: number): Pr
     .join('professions as hp', 'hp.profession_id', 'w.hit_profession_id')
     .join('professions as dp', 'dp.profession_id', 'w.dmg_profession_id')
     .select('w.*', 'hp.profession_name as hit_profession_name', 'dp.profession_name as dmg_profession_name');
-  const rows = await applyNameSearch(query, 'w.weapon_name', 'w.weapon_id', word, limit);
+  const rows = await applyNameSearch(query, 'w.weapon_name', 'w.weapon_id', word, limit, 'weapons_by_name');
   const damage = rows.length
     ? await knex('weapon_damage')
-      .whereIn('weapon_id', rows.map((r: Row) => r.weapon_id))
+      // = ANY(array): one statement text whatever the number of weapons, so it can be named.
+      .whereRaw('weapon_id = ANY(?::int[])', [rows.map((r: Row) => r.weapon_id)])
       .orderBy('weapon_id')
       .orderByRaw('damage_type_name COLLATE "C"')
+      .options(named(knex, 'weapon_damage'))
     : [];
   const damageOf = new Map<number, { Damage: string; DamageTypeName: string }[]>();
   for (const d of damage) {
