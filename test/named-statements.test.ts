@@ -48,3 +48,15 @@ test('every operation answers the same on the first call and after the plan has 
     await knex.destroy();
   }
 });
+
+test('SVAPI_DB_NAMED_STATEMENTS=false leaves every statement unnamed (for poolers that cannot keep them)', async () => {
+  const config = loadConfig({ DATABASE_URL: db.url, SVAPI_DB_POOL_MAX: '1', SVAPI_DB_NAMED_STATEMENTS: 'false' });
+  const knex = createKnex(db.url, 'service', config, db.embedded);
+  try {
+    const op = findOperation('hunting', 'GetMonster')!;
+    await op.run({ knex, config }, decodeParams(op.params, { MonsterID: '5' }));
+    expect((await knex.raw('SELECT name FROM pg_prepared_statements')).rows).toEqual([]);
+  } finally {
+    await knex.destroy();
+  }
+});

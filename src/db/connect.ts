@@ -83,7 +83,7 @@ export function createKnex(url: string, role: Role, config: Config, embedded: bo
     log: knexLog(config),
     // Read by queries/statements.ts: PGlite is one session behind a multiplexer, where a statement
     // prepared by name on one connection would collide with the same name from another.
-    userParams: { namedStatements: !embedded },
+    userParams: { namedStatements: !embedded && config.SVAPI_DB_NAMED_STATEMENTS },
     // The service waits no longer for a connection than for a statement: with the database
     // down a request is ServiceUnavailable after about SVAPI_DB_TIMEOUT_MS, never hangs.
     acquireConnectionTimeout: role === 'service' ? config.SVAPI_DB_TIMEOUT_MS : Math.max(config.SVAPI_DB_TIMEOUT_MS, 10_000),
