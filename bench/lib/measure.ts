@@ -38,6 +38,8 @@ export interface Measurement {
    * than rps on a busy machine, where the process does not get a whole core.
    */
   cpuMsPerRequest: { server: number; postgres: number | null };
+  /** The serving process's CPU microseconds per request, unrounded (for ratios). */
+  serverCpuUsPerRequest: number;
   bytesPerResponse: number;
   flagged: boolean;
 }
@@ -116,6 +118,7 @@ export async function measure(
   const peak = exactPeak ? Math.max(peakRss(serverPid), polled) : polled;
   const pct = (seconds: number) => Math.round((seconds / wall) * 1000) / 10;
   const requests = result.requests.total;
+  const serverCpu = cpuSeconds(serverPid) - cpu0.server;
   const m: Measurement = {
     requests,
     rps: Math.round((requests / result.duration) * 10) / 10,
@@ -129,11 +132,12 @@ export async function measure(
     peakRssMB: Math.round((peak / 1048576) * 10) / 10,
     peakRssSource: exactPeak ? 'VmHWM' : 'VmRSS-poll',
     cpuPct: {
-      server: pct(cpuSeconds(serverPid) - cpu0.server),
+      server: pct(serverCpu),
       postgres: database ? pct(pgCpu() - cpu0.pg) : null,
       loadGenerator: pct((me.user + me.system) / 1e6),
     },
     cpuMsPerRequest: { server: 0, postgres: null },
+    serverCpuUsPerRequest: requests ? (serverCpu * 1e6) / requests : 0,
     bytesPerResponse: Buffer.byteLength(target.expected),
     flagged: false,
   };

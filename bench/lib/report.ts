@@ -18,6 +18,12 @@ export interface Round {
   soap11: number;
   /** Our HTTP GET GetMonster rps over the raw http ceiling's rps. */
   httpGet: number;
+  /**
+   * The same comparisons by CPU per request (the reference's over ours): what each would serve
+   * on a core of its own. Steadier than rps on a shared machine, where a process does not always
+   * get the core it asks for.
+   */
+  cpu: { soap11: number; httpGet: number };
   rps: { soap11: number; nodeSoap: number; httpGet: number; ceiling: number };
 }
 
@@ -25,6 +31,9 @@ export interface Ratios {
   /** Median, lowest and highest of the rounds. */
   soap11VsNodeSoap: Spread | null;
   httpGetVsCeiling: Spread | null;
+  /** The same by CPU per request. */
+  cpuSoap11VsNodeSoap: Spread | null;
+  cpuHttpGetVsCeiling: Spread | null;
   rounds: Round[];
   /** Every case's rps over the median ceiling rps (measured at another moment: a rough guide). */
   vsCeiling: Record<string, number | null>;
@@ -42,6 +51,10 @@ export function toRound(soap11: Measurement, nodeSoap: Measurement, httpGet: Mea
   return {
     soap11: round3(soap11.rps / nodeSoap.rps),
     httpGet: round3(httpGet.rps / ceiling.rps),
+    cpu: {
+      soap11: round3(nodeSoap.serverCpuUsPerRequest / soap11.serverCpuUsPerRequest),
+      httpGet: round3(ceiling.serverCpuUsPerRequest / httpGet.serverCpuUsPerRequest),
+    },
     rps: { soap11: soap11.rps, nodeSoap: nodeSoap.rps, httpGet: httpGet.rps, ceiling: ceiling.rps },
   };
 }
@@ -62,6 +75,8 @@ export function ratios(cases: CaseResult[], rounds: Round[]): Ratios {
   return {
     soap11VsNodeSoap: spread(rounds.map((r) => r.soap11)),
     httpGetVsCeiling: spread(rounds.map((r) => r.httpGet)),
+    cpuSoap11VsNodeSoap: spread(rounds.map((r) => r.cpu.soap11)),
+    cpuHttpGetVsCeiling: spread(rounds.map((r) => r.cpu.httpGet)),
     rounds,
     vsCeiling: Object.fromEntries(cases.map((c) => [c.name, ceiling ? round3(c.measurement.rps / ceiling) : null])),
   };
@@ -100,6 +115,8 @@ export function ratioLines(r: Ratios): string {
   return [
     `GetMonster / SOAP 1.1 rps / bare node-soap rps: ${show(r.soap11VsNodeSoap)}`,
     `GetMonster / HTTP GET rps / raw http ceiling rps: ${show(r.httpGetVsCeiling)}`,
+    `by CPU per request (reference's / ours): SOAP 1.1 vs bare node-soap ${show(r.cpuSoap11VsNodeSoap)}`,
+    `by CPU per request (reference's / ours): HTTP GET vs raw http ceiling ${show(r.cpuHttpGetVsCeiling)}`,
     'all cases rps / median ceiling rps (measured at other moments: a rough guide):',
     ...Object.entries(r.vsCeiling).map(([k, v]) => `  ${k.padEnd(40)} ${v === null ? 'n/a' : v.toFixed(3)}`),
   ].join('\n');
