@@ -18,62 +18,87 @@ export interface SoapRequest {
   repeated: string[];
 }
 
+/** What one parse collects; the parser's handlers write into the current one. */
+interface ParseState {
+  envNs: string;
+  path: SaxesTagNS[];
+  opTag: SaxesTagNS | undefined;
+  param: { name: string; text: string; nil: boolean } | undefined;
+  seen: Set<string>;
+  params: RawParams;
+  repeated: string[];
+}
+
+let state: ParseState | undefined;
+// One parser, made once and reused: a parse is synchronous, so it never serves two requests at
+// once, and making a parser (with its handlers) was a visible share of a SOAP request's cost.
+// After an error its state is unknown, so the next parse makes a new one.
+let reusable: SaxesParser<{ xmlns: true; position: false }> | undefined;
+
 /**
  * Reads a SOAP request with a streaming parser: no DTD, entity or processing instruction is
  * accepted (SOAP forbids them), nesting is bounded, and the envelope must be of the version the
  * Content-Type announced. Dispatch is by the first child of Body.
  */
 export function parseSoapRequest(xml: string, version: SoapVersion): SoapRequest {
-  const envNs = version === '1.1' ? SOAP11_NS : SOAP12_NS;
-  const parser = new SaxesParser({ xmlns: true });
-  const path: SaxesTagNS[] = [];
-  let opTag: SaxesTagNS | undefined;
-  let param: { name: string; text: string; nil: boolean } | undefined;
-  const seen = new Set<string>();
-  const params: RawParams = {};
-  const repeated: string[] = [];
+  const s: ParseState = {
+    envNs: version === '1.1' ? SOAP11_NS : SOAP12_NS,
+    path: [], opTag: undefined, param: undefined, seen: new Set(), params: {}, repeated: [],
+  };
+  const parser = reusable ?? newParser();
+  reusable = undefined;
+  state = s;
+  try {
+    parser.write(xml).close();
+    reusable = parser;
+  } catch (e) {
+    if (e instanceof ServiceError) throw e;
+    throw errors.badRequest('The request is not well-formed XML.');
+  } finally {
+    state = undefined;
+  }
+  if (!s.opTag) throw errors.badRequest('The SOAP Body holds no operation element.');
+  return { operation: s.opTag.local, operationNamespace: s.opTag.uri, params: s.params, repeated: s.repeated };
+}
 
+function newParser(): SaxesParser<{ xmlns: true; position: false }> {
+  const parser = new SaxesParser({ xmlns: true, position: false });
   const refuse = (why: string) => () => {
     throw errors.badRequest(why);
   };
   parser.on('doctype', refuse('A DOCTYPE is not allowed in a SOAP message.'));
   parser.on('processinginstruction', refuse('Processing instructions are not allowed in a SOAP message.'));
   parser.on('opentag', (tag) => {
-    const depth = path.length;
+    const s = state!;
+    const depth = s.path.length;
     if (depth >= MAX_DEPTH) throw errors.badRequest(`The message is nested deeper than ${MAX_DEPTH} elements.`);
-    path.push(tag);
+    s.path.push(tag);
     if (depth === 0) {
       if (tag.local !== 'Envelope') throw errors.badRequest('The message is not a SOAP Envelope.');
-      if (tag.uri !== envNs) throw errors.versionMismatch();
-    } else if (depth === 2 && isBody(path[1], envNs) && !opTag) {
-      opTag = tag;
-    } else if (depth === 3 && path[2] === opTag) {
-      param = { name: tag.local, text: '', nil: isNil(tag) };
+      if (tag.uri !== s.envNs) throw errors.versionMismatch();
+    } else if (depth === 2 && isBody(s.path[1], s.envNs) && !s.opTag) {
+      s.opTag = tag;
+    } else if (depth === 3 && s.path[2] === s.opTag) {
+      s.param = { name: tag.local, text: '', nil: isNil(tag) };
     }
   });
   const onText = (text: string) => {
-    if (param && path.length === 4) param.text += text;
+    const s = state!;
+    if (s.param && s.path.length === 4) s.param.text += text;
   };
   parser.on('text', onText);
   parser.on('cdata', onText);
   parser.on('closetag', () => {
-    path.pop();
-    if (param && path.length === 3) {
-      if (seen.has(param.name)) repeated.push(param.name);
-      else if (!param.nil) params[param.name] = param.text;
-      seen.add(param.name);
-      param = undefined;
+    const s = state!;
+    s.path.pop();
+    if (s.param && s.path.length === 3) {
+      if (s.seen.has(s.param.name)) s.repeated.push(s.param.name);
+      else if (!s.param.nil) s.params[s.param.name] = s.param.text;
+      s.seen.add(s.param.name);
+      s.param = undefined;
     }
   });
-
-  try {
-    parser.write(xml).close();
-  } catch (e) {
-    if (e instanceof ServiceError) throw e;
-    throw errors.badRequest('The request is not well-formed XML.');
-  }
-  if (!opTag) throw errors.badRequest('The SOAP Body holds no operation element.');
-  return { operation: opTag.local, operationNamespace: opTag.uri, params, repeated };
+  return parser;
 }
 
 const isBody = (tag: SaxesTagNS, envNs: string) => tag.local === 'Body' && tag.uri === envNs;
