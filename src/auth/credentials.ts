@@ -9,6 +9,7 @@ import { activeKeyHash, keyMatches } from './keys';
 /** Most DevIDs whose key hash is cached; the least recently used is dropped beyond it. */
 export const KEY_CACHE_ENTRIES = 10_000;
 const WINDOW_SECONDS = 60;
+const FAILING_ADDRESSES = 100_000;
 
 export type CredentialSettings = Pick<Config, 'SVAPI_KEY_CACHE_MS' | 'SVAPI_RATE_LIMIT' | 'SVAPI_AUTH_FAIL_LIMIT'>;
 
@@ -38,6 +39,8 @@ export class CredentialChecker {
   private readonly requests: RateLimiterMemory;
   private readonly failures: RateLimiterMemory;
   private readonly failLimit: number;
+  /** Addresses with a failed credential in the last window (see refuseBlocked). */
+  private readonly failedLately = new LRUCache<string, true>({ max: FAILING_ADDRESSES, ttl: WINDOW_SECONDS * 1000 });
 
   constructor(private readonly knex: Knex, settings: CredentialSettings) {
     this.cache = settings.SVAPI_KEY_CACHE_MS > 0
@@ -50,7 +53,8 @@ export class CredentialChecker {
 
   /** Passes for a valid, unrevoked pair within its rate limit; throws otherwise. */
   async check(devId: number, devKey: string, clientAddress: string): Promise<void> {
-    await this.refuseBlocked(clientAddress);
+    const blocked = this.refuseBlocked(clientAddress);
+    if (blocked) await blocked;
     const cached = this.cache?.get(devId);
     const presented = Buffer.from(devKey);
     if (!cached || !sameBytes(presented, cached.lastMatched)) {
@@ -75,6 +79,7 @@ export class CredentialChecker {
    * (or the address is already blocked); the caller throws AuthenticationFailed otherwise.
    */
   async fail(clientAddress: string): Promise<void> {
+    this.failedLately.set(clientAddress, true);
     await this.refuseBlocked(clientAddress);
     try {
       await this.failures.consume(clientAddress);
@@ -88,9 +93,16 @@ export class CredentialChecker {
     this.cache?.clear();
   }
 
-  private async refuseBlocked(clientAddress: string): Promise<void> {
-    const state = await this.failures.get(clientAddress);
-    if (state && state.consumedPoints > this.failLimit && state.msBeforeNext > 0) throw limited(state);
+  /**
+   * Throws (through the promise) when the address is blocked. An address with no failure in the
+   * last window cannot be: then nothing is returned and the caller does not wait (the path of
+   * nearly every request). While the list of failing addresses is full, every address is checked.
+   */
+  private refuseBlocked(clientAddress: string): Promise<void> | undefined {
+    if (!this.failedLately.has(clientAddress) && this.failedLately.size < FAILING_ADDRESSES) return undefined;
+    return this.failures.get(clientAddress).then((state) => {
+      if (state && state.consumedPoints > this.failLimit && state.msBeforeNext > 0) throw limited(state);
+    });
   }
 }
 
