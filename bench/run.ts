@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildCases, buildRequest, countRecords, operations, PROFILES, type BenchCase, type DatasetProfile } from './lib/cases';
+import { buildCases, countRecords, PROFILES, type BenchCase, type DatasetProfile } from './lib/cases';
 import {
   databaseUrl, describeDatabase, existingDatabase, freshSampleDatabase, redact, type BenchDatabase,
 } from './lib/database';
@@ -164,10 +164,10 @@ async function main(): Promise<void> {
     log(`service: pid ${service.child.pid} at ${origin}`);
 
     // 3. Every case's answer is checked once before it is measured.
-    let cases = buildCases(profile, key.DevID, key.DevKey);
-    if (args.only) cases = cases.filter((c) => c.name.toLowerCase().includes(args.only!.toLowerCase()));
+    const allCases = buildCases(profile, key.DevID, key.DevKey);
+    const cases = args.only ? allCases.filter((c) => c.name.toLowerCase().includes(args.only!.toLowerCase())) : allCases;
     const expected = new Map<string, { text: string; records: number }>();
-    for (const c of buildCases(profile, key.DevID, key.DevKey)) {
+    for (const c of allCases) {
       const r = await fetchChecked(origin, c.request);
       if (r.status !== 200) throw new Error(`${c.name}: status ${r.status}: ${r.text.slice(0, 400)}`);
       expected.set(c.name, { text: r.text, records: countRecords(r.text, c.operation.record) });
@@ -216,11 +216,10 @@ async function main(): Promise<void> {
     const rounds: Round[] = [];
     const refs: Record<string, Measurement> = {};
     if (!args['skip-refs']) {
-      const getMonster = operations(profile)[0];
-      const soap11 = cases.find((c) => c.operation.name === 'GetMonster' && c.binding === 'SOAP 1.1') ?? buildCases(profile, key.DevID, key.DevKey)[0];
-      const httpGet = buildCases(profile, key.DevID, key.DevKey).find((c) => c.operation.name === 'GetMonster' && c.binding === 'HTTP GET')!;
+      const getMonster = (binding: string) => allCases.find((c) => c.operation.name === 'GetMonster' && c.binding === binding)!;
+      const [soap11, httpGet] = [getMonster('SOAP 1.1'), getMonster('HTTP GET')];
       const ours11 = expected.get(soap11.name)!;
-      const request = buildRequest(getMonster, 'SOAP 1.1', key.DevID, key.DevKey);
+      const request = soap11.request;
       const soapRef = await start(['bin/run-ts.js', 'bench/refs/node-soap.ts', JSON.stringify(monsterObject(ours11.text))], process.env, /^\{"url"/);
       const soapOrigin = new URL(JSON.parse(soapRef.match.input!).url).origin;
       const soapAnswer = await fetchChecked(soapOrigin, request);
@@ -232,24 +231,12 @@ async function main(): Promise<void> {
       const raw = await start(['bin/run-ts.js', 'bench/refs/raw-http.ts', bodyFile], process.env, /^\{"url"/);
       const rawOrigin = new URL(JSON.parse(raw.match.input!).url).origin;
 
-      const pairs = {
-        soap: [
-          { target: { origin, request: soap11.request, expected: ours11.text }, pid: service.child.pid },
-          { target: { origin: soapOrigin, request, expected: soapAnswer.text }, pid: soapRef.child.pid },
-        ],
-        http: [
-          { target: { origin, request: httpGet.request, expected: expected.get(httpGet.name)!.text }, pid: service.child.pid },
-          { target: { origin: rawOrigin, request, expected: ours11.text }, pid: raw.child.pid },
-        ],
-      } as const;
       for (let i = 1; i <= roundCount; i++) {
         process.stdout.write(`[round ${i}/${roundCount}] GetMonster SOAP 1.1 vs bare node-soap, HTTP GET vs raw http ceiling ... `);
-        const [soapOurs, soapRefM, httpOurs, rawM] = [
-          await measure(pairs.soap[0].target, pairs.soap[0].pid, opts),
-          await measure(pairs.soap[1].target, pairs.soap[1].pid, opts),
-          await measure(pairs.http[0].target, pairs.http[0].pid, opts),
-          await measure(pairs.http[1].target, pairs.http[1].pid, opts),
-        ];
+        const soapOurs = await measure({ origin, request, expected: ours11.text }, service.child.pid, opts);
+        const soapRefM = await measure({ origin: soapOrigin, request, expected: soapAnswer.text }, soapRef.child.pid, opts);
+        const httpOurs = await measure({ origin, request: httpGet.request, expected: expected.get(httpGet.name)!.text }, service.child.pid, opts);
+        const rawM = await measure({ origin: rawOrigin, request, expected: ours11.text }, raw.child.pid, opts);
         const round = toRound(soapOurs, soapRefM, httpOurs, rawM);
         rounds.push(round);
         if (i === 1) Object.assign(refs, { 'node-soap': soapRefM, 'raw-http': rawM });
