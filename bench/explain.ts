@@ -8,7 +8,6 @@
  * reads must stay index-bound as the data grows.
  */
 import { parseArgs } from 'node:util';
-import type { Knex } from 'knex';
 import { Client } from 'pg';
 import { loadConfig } from '../src/config';
 import { createKnex } from '../src/db/connect';
@@ -16,6 +15,7 @@ import { findOperation, type EndpointName } from '../src/operations/catalog';
 import { decodeParams } from '../src/operations/params';
 import { operations, PROFILES } from './lib/cases';
 import { databaseUrl } from './lib/database';
+import { genericPlan } from './lib/plans';
 
 const ENDPOINT_OF: Record<string, EndpointName> = {
   '/API/hunting.asmx': 'hunting', '/api/weapons.asmx': 'weapons', '/api/item.asmx': 'item', '/api/auction.asmx': 'auction',
@@ -50,7 +50,9 @@ async function main(): Promise<number> {
       statements.length = 0;
       await op.run({ knex, config }, decodeParams(op.params, Object.fromEntries(benchOp.params)));
       for (const { sql, bindings, name } of [...statements]) {
-        const lines = name ? await genericPlan(client, knex, sql, bindings) : await customPlan(client, sql, bindings);
+        const lines = name
+          ? await genericPlan((q) => client.query(q), knex, sql, bindings, '(ANALYZE, BUFFERS)')
+          : await customPlan(client, sql, bindings);
         const seq = lines.filter((l) => DATA_TABLES.some((t) => new RegExp(`Seq Scan on ${t}\\b`).test(l)));
         findings += seq.length;
         const kind = name ? `named statement ${name}: its generic plan` : 'planned for its values';
@@ -65,27 +67,9 @@ async function main(): Promise<number> {
   return findings ? 1 : 0;
 }
 
-const planLines = (r: { rows: Record<string, string>[] }) => r.rows.map((row) => row['QUERY PLAN']);
-
 async function customPlan(client: Client, sql: string, bindings: readonly unknown[]): Promise<string[]> {
-  return planLines(await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, bindings as unknown[]));
-}
-
-/**
- * A named statement (db/queries/statements.ts) as the service may end up running it: prepared,
- * with the generic plan Postgres can switch to after five executions, whatever the values.
- */
-async function genericPlan(client: Client, knex: Knex, sql: string, bindings: readonly unknown[]): Promise<string[]> {
-  await client.query('SET plan_cache_mode = force_generic_plan');
-  await client.query(`PREPARE explain_probe AS ${sql}`);
-  try {
-    // EXECUTE takes no bind parameters: the values as literals.
-    const values = bindings.map((b) => knex.raw('?', [b as Knex.Value]).toQuery()).join(', ');
-    return planLines(await client.query(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE explain_probe(${values})`));
-  } finally {
-    await client.query('DEALLOCATE explain_probe');
-    await client.query('RESET plan_cache_mode');
-  }
+  const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, bindings as unknown[]);
+  return plan.rows.map((row: Record<string, string>) => row['QUERY PLAN']);
 }
 
 main().then((code) => process.exit(code), (e) => {

@@ -1,7 +1,7 @@
-import type { Knex } from 'knex';
 import { freshDatabase, type TestDatabase } from './support/db';
 import { newestGlobals } from '../src/db/queries/globals';
 import { applyNameSearch } from '../src/db/queries/search';
+import { genericPlan } from '../bench/lib/plans';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -51,26 +51,13 @@ test('an empty search word reads the first rows in name order from an index, wit
   expect(text).not.toMatch(/Sort|Seq Scan/);
 });
 
-/**
- * The plan Postgres may settle on for a named statement (db/queries/statements.ts) after its first
- * executions: the generic plan, made without knowing the parameters.
- */
-/** `sql` in the server's form ($1, $2, ...). */
-async function genericPlan(sql: string, bindings: readonly unknown[]): Promise<string> {
-  return db.knex.transaction(async (trx) => {
-    await trx.raw('SET LOCAL plan_cache_mode = force_generic_plan');
-    await trx.raw(`PREPARE generic_plan_probe AS ${sql}`);
-    // EXECUTE takes no bind parameters: the values as literals.
-    const values = bindings.map((b) => trx.raw('?', [b as Knex.Value]).toQuery()).join(', ');
-    const rows = (await trx.raw(`EXPLAIN EXECUTE generic_plan_probe(${values})`)).rows;
-    await trx.raw('DEALLOCATE generic_plan_probe');
-    return rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
-  });
-}
+/** The generic plan of a named statement, on one session (bench/lib/plans.ts). */
+const genericPlanText = (sql: string, bindings: readonly unknown[]) =>
+  db.knex.transaction(async (trx) => (await genericPlan((q) => trx.raw(q), db.knex, sql, bindings)).join('\n'));
 
 test('named statements keep to the indexes in their generic plans: the empty-word listing and the globals', async () => {
   const listing = applyNameSearch(db.knex('items').select('*'), 'item_name', 'item_id', '', 1000, 'items_listing').toSQL().toNative();
-  const listingPlan = await genericPlan(listing.sql, listing.bindings);
+  const listingPlan = await genericPlanText(listing.sql, listing.bindings);
   expect(listingPlan).toContain('items_name_order');
   expect(listingPlan).not.toMatch(/Sort|Seq Scan/);
 
@@ -82,7 +69,7 @@ test('named statements keep to the indexes in their generic plans: the empty-wor
   } finally {
     db.knex.off('query', capture);
   }
-  const globalsPlan = await genericPlan(sent[0].sql, sent[0].bindings);
+  const globalsPlan = await genericPlanText(sent[0].sql, sent[0].bindings);
   expect(globalsPlan).toContain('hunting_globals_by_monster');
   // (players holds one row here: a scan of it is the right plan)
   expect(globalsPlan).not.toMatch(/Seq Scan on (hunting_globals|monsters)\b/);
