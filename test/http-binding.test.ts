@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config';
 import { startWithoutDatabase } from './support/app-without-db';
 import { startService, type TestService } from './support/service';
 import { child, descendants, parseXml, serialize, shape, type Shape, type XmlElement } from './support/xml-tree';
-import { xmllintSchema } from './support/xmllint';
+import { assertSchemaValid } from './support/xmllint';
 
 const NS = 'SVAPI';
 const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';
@@ -107,15 +107,9 @@ async function soap11(op: Op, pairs: Pairs) {
   }));
 }
 
-let validated = 0;
 /** Throws with xmllint's report unless `xml` is valid against the schema served on `endpoint`. */
-function validate(endpoint: string, xml: string): void {
-  const file = path.join(tmp, `doc-${++validated}.xml`);
-  fs.writeFileSync(file, xml);
-  const r = xmllintSchema(schemaFiles.get(endpoint)!, file);
-  if (r.error) throw new Error(`xmllint could not run: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`not valid against the schema served at ${endpoint}:\n${r.stderr}\n${xml.slice(0, 2000)}`);
-}
+const validate = (endpoint: string, xml: string) =>
+  assertSchemaValid(schemaFiles.get(endpoint)!, xml, `not valid against the schema served at ${endpoint}`);
 
 /**
  * A successful HTTP answer: 200, text/xml; charset=utf-8, the declaration first, the expected

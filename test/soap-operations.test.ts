@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startService, type TestService } from './support/service';
 import { child, descendants, isNil, parseXml, serialize, shape, XSI_NS, type Shape, type XmlElement } from './support/xml-tree';
-import { xmllintSchema } from './support/xmllint';
+import { assertSchemaValid } from './support/xmllint';
 
 const NS = 'SVAPI';
 type Version = '1.1' | '1.2';
@@ -122,15 +122,9 @@ async function loadSchemas() {
   }
 }
 
-let docs = 0;
 /** Throws with xmllint's report unless `xml` is valid against the schema served on `endpoint`. */
-function validate(endpoint: string, xml: string): void {
-  const file = path.join(tmp, `doc-${++docs}.xml`);
-  fs.writeFileSync(file, xml);
-  const r = xmllintSchema(schemaFiles.get(endpoint)!, file);
-  if (r.error) throw new Error(`xmllint could not run: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`not valid against the schema served at ${endpoint}:\n${r.stderr}\n${xml.slice(0, 2000)}`);
-}
+const validate = (endpoint: string, xml: string) =>
+  assertSchemaValid(schemaFiles.get(endpoint)!, xml, `not valid against the schema served at ${endpoint}`);
 
 // ---------------------------------------------------------------------------------------------
 // Expectations from the database

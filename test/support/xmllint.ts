@@ -1,4 +1,5 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** Debian's xmllint (libxml2-utils) when it is installed: CI installs it. */
@@ -14,4 +15,18 @@ export function xmllintSchema(schemaFile: string, file: string): SpawnSyncReturn
   return systemXmllint
     ? spawnSync('xmllint', ['--noout', '--nonet', '--schema', schemaFile, file], { encoding: 'utf8' })
     : spawnSync(process.execPath, [WASM_CLI, '--schema', schemaFile, file], { encoding: 'utf8' });
+}
+
+let written = 0;
+
+/**
+ * Throws with xmllint's report unless `xml` is valid against `schemaFile`; `what` opens the
+ * message. The document is written next to the schema for xmllint to read.
+ */
+export function assertSchemaValid(schemaFile: string, xml: string, what: string): void {
+  const file = path.join(path.dirname(schemaFile), `doc-${++written}.xml`);
+  fs.writeFileSync(file, xml);
+  const r = xmllintSchema(schemaFile, file);
+  if (r.error) throw new Error(`xmllint could not run: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`${what}:\n${r.stderr}\n${xml.slice(0, 2000)}`);
 }
