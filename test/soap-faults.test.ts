@@ -636,9 +636,9 @@ describe('with SVAPI_NAMESPACE set to a legacy URI', () => {
  * first, then the plain `<namespace>/<Operation>` where it differs.
  */
 const NAMESPACE_FORMS = [
-  { ns: 'http://tempuri.org/', actions: ['http://tempuri.org/GetMonster', 'http://tempuri.org//GetMonster'] },
-  { ns: 'http://example.com/svapi', actions: ['http://example.com/svapi/GetMonster'] },
-  { ns: 'SVAPI', actions: ['SVAPI/GetMonster'] },
+  { ns: 'http://tempuri.org/', actions: ['http://tempuri.org/GetMonster', 'http://tempuri.org//GetMonster'], near: 'http://tempuri.org' },
+  { ns: 'http://example.com/svapi', actions: ['http://example.com/svapi/GetMonster'], near: 'http://example.com/svapi/' },
+  { ns: 'SVAPI', actions: ['SVAPI/GetMonster'], near: 'http://tempuri.org/' },
 ];
 
 describe('the namespace forms', () => {
@@ -650,7 +650,7 @@ describe('the namespace forms', () => {
     await base?.close();
   });
 
-  describe.each(NAMESPACE_FORMS)('SVAPI_NAMESPACE=$ns', ({ ns, actions }) => {
+  describe.each(NAMESPACE_FORMS)('SVAPI_NAMESPACE=$ns', ({ ns, actions, near }) => {
     let served: ServedApp;
     beforeAll(async () => {
       served = await serveOver(base.db, { SVAPI_NAMESPACE: ns });
@@ -687,6 +687,20 @@ describe('the namespace forms', () => {
           const res = await getMonster(version, action);
           expect({ action, status: res.status }).toEqual({ action, status });
           expect(readError(res.text, ns)).toMatchObject({ faultCode, code: 'BadRequest' });
+        }
+      });
+
+      test('a Body element in another namespace is UnknownOperation, its message naming both namespaces', async () => {
+        const { status, faultCode } = callerFault(version === '1.1' ? 'soap11' : 'soap12', 404);
+        for (const [bodyNs, where] of [[near, `in namespace '${near}'`], ['', 'in no namespace']]) {
+          const res = await getMonster(version, null, bodyNs);
+          expect(res.status).toBe(status);
+          expect(readError(res.text, ns)).toEqual({
+            faultCode,
+            code: 'UnknownOperation',
+            message: `The operation GetMonster is ${where}; this service's namespace is '${ns}'.`,
+            parameter: undefined,
+          });
         }
       });
     });
