@@ -17,6 +17,7 @@ import {
 import { OUTPUT, generate } from '../scripts/generate-types';
 import { WSDL_DIR, WSDL_FILES, loadServiceWsdls, readWsdl } from '../scripts/wsdl/model';
 import { ENDPOINTS } from '../src/bindings/endpoints';
+import { WsdlDocuments } from '../src/bindings/wsdl-documents';
 import { Operations, RecordFields } from '../src/generated/records';
 import { startWithoutDatabase, type PagesService } from './support/app-without-db';
 import { descendants, parseXml } from './support/xml-tree';
@@ -105,6 +106,29 @@ describe.each(NAMESPACE_FORMS)('the WSDLs served with SVAPI_NAMESPACE=$ns', ({ n
   });
 });
 
+describe('the served WSDL', () => {
+  test('with the default namespace is the file on disk byte for byte, but for the addresses', () => {
+    const docs = new WsdlDocuments('SVAPI');
+    for (const e of ENDPOINTS) {
+      const file = wsdlText(e.wsdlFile);
+      expect(file.split('"http://localhost:8080/').length).toBe(5);
+      expect(docs.wsdl(e, 'https://svc.test:8443/prefix')).toBe(file.split('"http://localhost:8080/').join('"https://svc.test:8443/prefix/'));
+    }
+  });
+
+  test('carries any namespace and base URL exactly, markup, references, tabs and newlines included', () => {
+    const ns = `urn:x"><s:schema>&amp;&foo;&#9;\t\n'`;
+    const base = 'https://pub.test/a"b/<x>&amp;';
+    const defs = parseXml(new WsdlDocuments(ns).wsdl(ENDPOINTS[2], base)).root;
+    expect(defs.attributes.targetNamespace.value).toBe(ns);
+    expect(defs.scope.tns).toBe(ns);
+    const ops = descendants(defs).filter((d) => d.uri === SOAP11_BINDING_NS && d.local === 'operation');
+    expect(ops[1].attributes.soapAction.value).toBe(`${ns}/GetMonster`);
+    const addresses = descendants(defs).filter((d) => d.local === 'address').map((d) => d.attributes.location.value);
+    expect(addresses).toEqual(Array(4).fill(`${base}/API/hunting.asmx`));
+  });
+});
+
 describe('src/generated/records.ts', () => {
   test('is what the WSDLs give (else run `npm run generate`)', () => {
     const onDisk = fs.readFileSync(OUTPUT, 'utf8');
@@ -163,6 +187,7 @@ describe('the checks report broken WSDLs', () => {
     ['a port bound to nothing', (t) => replaceOnce(t, 'binding="tns:HuntingSoap12"', 'binding="tns:Nothing"'), ['REF-BINDING']],
     ['a wrong soapAction', (t) => replaceOnce(t, 'soapAction="SVAPI/GetMonsters"', 'soapAction="SVAPI/GetMonster"'), ['SOAP-ACTION']],
     ['the namespace in text', (t) => replaceOnce(t, '<wsdl:documentation>Returns', '<wsdl:documentation>SVAPI returns'), ['SVAPI-NAMESPACE']],
+    ['an action-like value outside soapAction', (t) => replaceOnce(t, 'elementFormDefault="qualified"', 'elementFormDefault="qualified" id="SVAPI/schema"'), ['SVAPI-NAMESPACE']],
     ['a field that is nillable against CONTRACT §4', (t) => replaceOnce(t, 'name="GlobalValue" type="s:int"', 'name="GlobalValue" nillable="true" type="s:int"'), ['CONTRACT-NILLABLE']],
     ['an int field that may be absent', (t) => replaceOnce(t, '<s:element minOccurs="1" maxOccurs="1" name="GlobalValue"', '<s:element minOccurs="0" maxOccurs="1" name="GlobalValue"'), ['CONTRACT-OCCURS']],
     ['an HTTP GET binding without urlEncoded input', (t) => replaceOnce(t, '<http:urlEncoded />', ''), ['HTTP-BINDING']],
