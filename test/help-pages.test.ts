@@ -218,7 +218,9 @@ describe.each(OPERATIONS.map((op) => [op.name, op] as const))('the page of %s', 
     expect(s11.head).toEqual([`POST ${e.path} HTTP/1.1`, `Host: ${host()}`, 'Content-Type: text/xml; charset=utf-8', 'Content-Length: length', `SOAPAction: "SVAPI/${op.name}"`]);
     const s12 = splitMessage(samples.get('SOAP 1.2')!.request);
     expect(s12.head).toEqual([`POST ${e.path} HTTP/1.1`, `Host: ${host()}`, 'Content-Type: application/soap+xml; charset=utf-8', 'Content-Length: length']);
-    const pairs = paramsOf(op).map(([n]) => `${n}=string`).join('&');
+    // The placeholders are the types of the parameter table: `MonsterID=int`, not `MonsterID=string`.
+    const pairs = paramsOf(op).map(([n, type]) => `${n}=${type}`).join('&');
+    if (op.name === 'GetMonster') expect(pairs).toBe('DevID=int&DevKey=string&MonsterID=int');
     expect(splitMessage(samples.get('HTTP GET')!.request).head).toEqual([`GET ${e.path}/${op.name}?${pairs} HTTP/1.1`, `Host: ${host()}`]);
     const post = splitMessage(samples.get('HTTP POST')!.request);
     expect(post.head).toEqual([`POST ${e.path}/${op.name} HTTP/1.1`, `Host: ${host()}`, 'Content-Type: application/x-www-form-urlencoded', 'Content-Length: length']);
