@@ -290,6 +290,32 @@ test('nested values in the samples: nil three levels into a SOAP result, populat
 });
 
 // ---------------------------------------------------------------------------------------------
+// The namespace forms (CONTRACT §1): ASMX's default, which ends in `/`, and a URI without one
+// (the default SVAPI is checked on every operation page above)
+
+describe.each([
+  { ns: 'http://tempuri.org/', action: 'http://tempuri.org/GetMonster' },
+  { ns: 'http://example.com/svapi', action: 'http://example.com/svapi/GetMonster' },
+])('with SVAPI_NAMESPACE=$ns', ({ ns, action }) => {
+  let other: PagesService;
+  beforeAll(async () => {
+    other = await startWithoutDatabase({ SVAPI_NAMESPACE: ns });
+  });
+  afterAll(async () => {
+    await other?.close();
+  });
+
+  test('an operation page shows the SOAPAction by ASMX\'s rule, in its facts and its SOAP 1.1 sample', async () => {
+    const p = await page(`${other.url}/API/hunting.asmx?op=GetMonster`);
+    expectHtml(p);
+    const dt = all(p.root, 'dt').find((d) => textOf(d) === 'SOAPAction')!;
+    const dd = dt.parent!.children[dt.parent!.children.indexOf(dt) + 1];
+    expect([dd.local, textOf(dd)]).toEqual(['dd', `"${action}"`]);
+    expect(splitMessage(sampleBlocks(p).get('SOAP 1.1')!.request).head).toContain(`SOAPAction: "${action}"`);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 // Unknown operations, escaping
 
 describe('an unknown operation', () => {
