@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as soap from 'soap';
-import { LEGACY_WSDL_DIR, asmxAction, legacyWsdl } from '../scripts/legacy-wsdl';
+import { LEGACY_WSDL_DIR, legacyWsdl } from '../scripts/legacy-wsdl';
+import { soapActionFor } from '../src/bindings/soap/action';
 import { NAMESPACE_FORMS, serveNamespaceForms, type NamespaceForm, type NamespaceServices } from './support/namespace-forms';
 import { CONTENT_TYPE, ENDPOINTS, ENVELOPE_NS, MATRIX, PORTS, callOperation, clientOptions, operationCases, readRows, type Any, type OperationCase, type Port } from './support/node-soap';
 import { child, children, childText, parse, path as xpath } from './support/xml';
@@ -73,7 +74,7 @@ describe.each(NAMESPACE_FORMS)('namespace %s', (ns: NamespaceForm) => {
       ...CASES[operation].args,
     });
     // what the legacy client sent: ASMX's action, the body in the namespace
-    const action = asmxAction(ns, operation);
+    const action = soapActionFor(ns, operation);
     if (port === 'Soap12') expect(requestHeaders['Content-Type']).toBe(`application/soap+xml; charset=utf-8; action="${action}"`);
     else expect(requestHeaders.SOAPAction).toBe(`"${action}"`);
     const envelope = parse(requestXml);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { asmxAction } from '../scripts/legacy-wsdl';
+import { soapActionFor } from '../src/bindings/soap/action';
 import { escapeAttr } from '../src/xml/escape';
 import { NAMESPACE_FORMS, serveNamespaceForms, type NamespaceServices } from './support/namespace-forms';
 import { child, childText, children, isNil, parseDocument, path as xpath, type XmlElement } from './support/xml';
@@ -74,7 +74,7 @@ const captures: CapturedRequest[] = fs
 function inNamespace(c: CapturedRequest, ns: string): CapturedRequest {
   if (ns === CAPTURED_NS) return c;
   const rewrite = (text: string, escape: (s: string) => string) =>
-    text.replace(/"SVAPI(?:\/([\w.-]+))?"/g, (_m, name: string | undefined) => `"${escape(name === undefined ? ns : asmxAction(ns, name))}"`);
+    text.replace(/"SVAPI(?:\/([\w.-]+))?"/g, (_m, name: string | undefined) => `"${escape(name === undefined ? ns : soapActionFor(ns, name))}"`);
   const body = rewrite(c.body.toString('utf8'), escapeAttr);
   const headers = c.headers.map(([name, value]): [string, string] => [name, rewrite(value, (v) => v)]);
   if ([body, ...headers.map(([, v]) => v)].some((t) => /\bSVAPI\b/.test(t))) throw new Error(`${c.file}: a namespace value the rewrite does not know`);
