@@ -47,6 +47,7 @@ import {
   serialize,
   type XElement,
 } from './wsdl/xml-tree';
+import { soapActionFor } from '../src/bindings/soap/action';
 
 export interface Problem {
   file: string;
@@ -78,7 +79,7 @@ export const RULES: Record<string, string> = {
   'BP-R2204': 'Every part a document-literal soap:body binds is declared with element=, not type=',
   'BP-R2205': 'Every fault message has exactly one part, declared with element=; every binding fault has a soap:fault whose name matches the wsdl:fault name (BP R2205, R2721, R2754)',
   'BP-R2710': 'Operations of a SOAP binding have distinct wire signatures: distinct soap:Body child elements',
-  'SOAP-ACTION': 'Every SOAP operation has soap:operation soapAction="<targetNamespace>/<Operation>" (CONTRACT §1), distinct within the binding',
+  'SOAP-ACTION': 'Every SOAP operation has soap:operation soapAction="<targetNamespace>/<Operation>" (CONTRACT §1: no second / when the namespace ends in one), distinct within the binding',
   'HTTP-BINDING': 'HTTP bindings: verb GET or POST; http:operation location="/<Operation>"; GET input http:urlEncoded, POST input mime:content application/x-www-form-urlencoded; input parts by type=; output mime:mimeXml naming the single element= part of the output message',
   'SVAPI-NAMESPACE': 'The targetNamespace is the placeholder SVAPI, and every occurrence of SVAPI is an attribute value equal to SVAPI or starting with SVAPI/ (the server substitutes the configured namespace textually)',
   'SVAPI-PORTS': 'One service <S> with ports <S>Soap (SOAP 1.1), <S>Soap12 (SOAP 1.2), <S>HttpGet and <S>HttpPost, all at the same absolute http address',
@@ -248,7 +249,7 @@ function checkSoapBinding(m: WsdlModel, b: BindingModel, report: Report): void {
     if (style !== bindingStyle) report('BP-R2705', soapOp ?? op.el, `${b.name}.${op.name}: style "${style}" differs from the binding's "${bindingStyle}"`);
 
     // soapAction
-    const expected = `${m.tns}/${op.name}`;
+    const expected = soapActionFor(m.tns, op.name);
     const action = soapOp ? attr(soapOp, 'soapAction') : undefined;
     if (!soapOp) report('SOAP-ACTION', op.el, `${b.name}.${op.name} has no soap operation element`);
     else if (action !== expected) report('SOAP-ACTION', soapOp, `${b.name}.${op.name}: soapAction is ${action === undefined ? 'missing' : `"${action}"`}, expected "${expected}"`);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { escapeAttr } from '../xml/escape';
 import { ENDPOINTS, WSDL_DIR, type Endpoint } from './endpoints';
+import { soapActionFor } from './soap/action';
 
 const DEFAULT_NS = 'SVAPI';
 
@@ -24,9 +25,8 @@ export class WsdlDocuments {
   }
 }
 
-/** Every attribute value that is the default namespace, or an action under it, gets `ns`. */
+/** Every attribute value that is the default namespace gets `ns`; every action under it, `ns`'s action. */
 export function withNamespace(xml: string, ns: string): string {
   if (ns === DEFAULT_NS) return xml;
-  const value = escapeAttr(ns);
-  return xml.replace(new RegExp(`="${DEFAULT_NS}(/[^"]*)?"`, 'g'), (_m, rest: string | undefined) => `="${value}${rest ?? ''}"`);
+  return xml.replace(new RegExp(`="${DEFAULT_NS}(?:/([^"]*))?"`, 'g'), (_m, op: string | undefined) => `="${escapeAttr(op === undefined ? ns : soapActionFor(ns, op))}"`);
 }

@@ -5,6 +5,7 @@
 import type express from 'express';
 import { operationsOf, type Operation } from '../../operations/catalog';
 import { baseUrl } from '../base-url';
+import { soapActionFor } from '../soap/action';
 import type { BindingContext } from '../context';
 import { ENDPOINTS, type Endpoint } from '../endpoints';
 import { codeBlock, html, layout, PAGE_HEADERS, type Html } from './pages';
@@ -106,7 +107,7 @@ function bindingsTable(): Html {
   return html`<table>
 <thead><tr><th>Binding</th><th>Request</th><th>Answer</th></tr></thead>
 <tbody>
-<tr><td>SOAP 1.1</td><td><code>POST &lt;path&gt;</code>, <code>Content-Type: text/xml; charset=utf-8</code>, <code>SOAPAction: "&lt;namespace&gt;/&lt;Operation&gt;"</code></td><td>SOAP 1.1 envelope</td></tr>
+<tr><td>SOAP 1.1</td><td><code>POST &lt;path&gt;</code>, <code>Content-Type: text/xml; charset=utf-8</code>, <code>SOAPAction: "&lt;namespace&gt;/&lt;Operation&gt;"</code> (no second <code>/</code> when the namespace ends in one)</td><td>SOAP 1.1 envelope</td></tr>
 <tr><td>SOAP 1.2</td><td><code>POST &lt;path&gt;</code>, <code>Content-Type: application/soap+xml; charset=utf-8</code></td><td>SOAP 1.2 envelope</td></tr>
 <tr><td>HTTP GET</td><td><code>GET &lt;path&gt;/&lt;Operation&gt;?DevID=…&amp;DevKey=…&amp;…</code></td><td>bare XML document</td></tr>
 <tr><td>HTTP POST</td><td><code>POST &lt;path&gt;/&lt;Operation&gt;</code> with an <code>application/x-www-form-urlencoded</code> body</td><td>bare XML document</td></tr>
@@ -164,7 +165,7 @@ ${params.map((p) => html`<label for="${method}-${p.name}">${p.name}<small>${p.ty
 <dl class="facts">
 <dt>Service</dt><dd><a href="${links.endpoint(endpoint)}">${endpoint.service}</a> at <code>${links.endpoint(endpoint)}</code></dd>
 <dt>Result</dt><dd><code>${httpRoot(op)}</code>${op.list ? html` (a list of <code>${op.record}</code> records)` : html` (one record)`}</dd>
-<dt>SOAPAction</dt><dd><code>"${ns}/${op.name}"</code></dd>
+<dt>SOAPAction</dt><dd><code>"${soapActionFor(ns, op.name)}"</code></dd>
 <dt>Service description</dt><dd><a href="${links.wsdl(endpoint)}">${links.wsdl(endpoint)}</a></dd>
 </dl>
 
