@@ -103,80 +103,92 @@ static class Interop
         }
     }
 
-    /// <summary>operation -> (endpoint, call, check of the result returning a summary)</summary>
-    static readonly List<Tuple<string, string, Func<dynamic, object>, Func<dynamic, string>>> Calls = new List<Tuple<string, string, Func<dynamic, object>, Func<dynamic, string>>>
+    static dynamic[] Records(object result) => result == null ? new dynamic[0] : ((Array)result).Cast<dynamic>().ToArray();
+
+    static string CheckWeapons(object result)
     {
-        Tuple.Create<string, string, Func<dynamic, object>, Func<dynamic, string>>("Weapons", "GetWeapons", p => p.GetWeapons(devId, devKey, ""), r =>
+        var list = Records(result);
+        Check(list.Length > 1, list.Length + " weapons, the sample data has more");
+        Check(list.Select(w => (int)w.WeaponID).Distinct().Count() == list.Length, "repeated WeaponIDs");
+        int withDamage = 0;
+        foreach (var w in list)
         {
-            dynamic[] list = ((Array)r).Cast<dynamic>().ToArray();
-            Check(list.Length > 1, list.Length + " weapons, the sample data has more");
-            Check(list.Select(w => (int)w.WeaponID).Distinct().Count() == list.Length, "repeated WeaponIDs");
-            int withDamage = 0;
-            foreach (var w in list)
-            {
-                Check(!string.IsNullOrEmpty(w.WeaponName), "weapon " + w.WeaponID + " without a name");
-                foreach (var v in new object[] { w.MinHitLevel, w.MaxHitLevel, w.MinDmgLevel, w.MaxDmgLevel, w.Weight, w.Range, w.ImpactRadius, w.AttacksMin, w.Decay, w.TTValue, w.MinTTValue })
-                    Check(v is decimal, "weapon " + w.WeaponID + ": a decimal field is " + (v == null ? "null" : v.GetType().Name));
-                Check(w.AmmoBurn is int && w.TotalUses is int && w.SIBWeapon is bool, "weapon " + w.WeaponID + ": int/bool fields");
-                Check(w.HitProfession.ProfessionID is int && !string.IsNullOrEmpty(w.HitProfession.ProfessionName), "weapon " + w.WeaponID + ": HitProfession");
-                if (w.DamageTypes != null && w.DamageTypes.Length > 0)
-                {
-                    withDamage++;
-                    foreach (var d in w.DamageTypes) Check(d.Damage is decimal && !string.IsNullOrEmpty(d.DamageTypeName), "weapon " + w.WeaponID + ": damage type");
-                }
-            }
-            Check(withDamage > 0, "no weapon has damage types");
-            return list.Length + " weapons, " + withDamage + " with damage types";
-        }),
-        Tuple.Create<string, string, Func<dynamic, object>, Func<dynamic, string>>("Item", "FindItems", p => p.FindItems(devId, devKey, ""), r =>
+            Check(!string.IsNullOrEmpty(w.WeaponName), "weapon " + w.WeaponID + " without a name");
+            foreach (var v in new object[] { w.MinHitLevel, w.MaxHitLevel, w.MinDmgLevel, w.MaxDmgLevel, w.Weight, w.Range, w.ImpactRadius, w.AttacksMin, w.Decay, w.TTValue, w.MinTTValue })
+                Check(v is decimal, "weapon " + w.WeaponID + ": a decimal field is " + (v == null ? "null" : v.GetType().Name));
+            Check(w.AmmoBurn is int && w.TotalUses is int && w.SIBWeapon is bool, "weapon " + w.WeaponID + ": int/bool fields");
+            Check(w.HitProfession.ProfessionID is int && !string.IsNullOrEmpty(w.HitProfession.ProfessionName), "weapon " + w.WeaponID + ": HitProfession");
+            Check(w.DmgProfession.ProfessionID is int && !string.IsNullOrEmpty(w.DmgProfession.ProfessionName), "weapon " + w.WeaponID + ": DmgProfession");
+            var damage = Records(w.DamageTypes);
+            foreach (var d in damage) Check(d.Damage is decimal && !string.IsNullOrEmpty(d.DamageTypeName), "weapon " + w.WeaponID + ": damage type");
+            if (damage.Length > 0) withDamage++;
+        }
+        Check(withDamage > 0, "no weapon has damage types");
+        return list.Length + " weapons, " + withDamage + " with damage types";
+    }
+
+    static string CheckItems(object result)
+    {
+        var list = Records(result);
+        Check(list.Length > 1, list.Length + " items, the sample data has more");
+        foreach (var i in list)
+            Check(!string.IsNullOrEmpty(i.ItemName) && i.TTValue is decimal && i.Category.CategoryID is int, "item " + i.ItemID);
+        return list.Length + " items";
+    }
+
+    static string CheckMonsters(object result)
+    {
+        var list = Records(result);
+        var ids = list.Select(m => (int)m.MonsterID).ToList();
+        Check(list.Length > 1 && ids.Distinct().Count() == ids.Count, "monsters missing or repeated");
+        Check(ids.Contains(1) && ids.Contains(5), "monsters 1 and 5 missing");
+        return list.Length + " monsters";
+    }
+
+    static string CheckMonster(object result)
+    {
+        dynamic m = result;
+        Check(m != null && m.MonsterID == 1 && !string.IsNullOrEmpty(m.MonsterName), "not monster 1");
+        return "monster 1 is \"" + m.MonsterName + "\"";
+    }
+
+    static Func<object, string> CheckGlobalsOf(string key, int id, int? count)
+    {
+        return result =>
         {
-            dynamic[] list = ((Array)r).Cast<dynamic>().ToArray();
-            Check(list.Length > 1, list.Length + " items, the sample data has more");
-            foreach (var i in list)
-                Check(!string.IsNullOrEmpty(i.ItemName) && i.TTValue is decimal && i.Category.CategoryID is int, "item " + i.ItemID);
-            return list.Length + " items";
-        }),
-        Tuple.Create<string, string, Func<dynamic, object>, Func<dynamic, string>>("Hunting", "GetMonsters", p => p.GetMonsters(devId, devKey, ""), r =>
-        {
-            dynamic[] list = ((Array)r).Cast<dynamic>().ToArray();
-            var ids = list.Select(m => (int)m.MonsterID).ToList();
-            Check(list.Length > 1 && ids.Distinct().Count() == ids.Count, "monsters missing or repeated");
-            Check(ids.Contains(1) && ids.Contains(5), "monsters 1 and 5 missing");
-            return list.Length + " monsters";
-        }),
-        Tuple.Create<string, string, Func<dynamic, object>, Func<dynamic, string>>("Hunting", "GetMonster", p => p.GetMonster(devId, devKey, 1), r =>
-        {
-            Check(r != null && r.MonsterID == 1 && !string.IsNullOrEmpty(r.MonsterName), "not monster 1");
-            return "monster 1 is \"" + r.MonsterName + "\"";
-        }),
-        Tuple.Create<string, string, Func<dynamic, object>, Func<dynamic, string>>("Hunting", "GetMonsterGlobals", p => p.GetMonsterGlobals(devId, devKey, 5, 10), r =>
-        {
-            dynamic[] list = ((Array)r).Cast<dynamic>().ToArray();
-            Check(list.Length == 10, list.Length + " globals, expected 10");
-            CheckGlobals(list, "MonsterID", 5);
-            return "10 globals of monster 5, newest " + ((DateTime)list[0].TimeStamp).ToUniversalTime().ToString("o");
-        }),
-        Tuple.Create<string, string, Func<dynamic, object>, Func<dynamic, string>>("Hunting", "GetPlayerGlobals", p => p.GetPlayerGlobals(devId, devKey, 777001, 3), r =>
-        {
-            dynamic[] list = ((Array)r).Cast<dynamic>().ToArray();
-            Check(list.Length == 3, list.Length + " globals, expected 3");
-            CheckGlobals(list, "PlayerID", 777001);
-            return "3 globals of player 777001";
-        }),
-        Tuple.Create<string, string, Func<dynamic, object>, Func<dynamic, string>>("Hunting", "GetLandareaGlobals", p => p.GetLandareaGlobals(devId, devKey, 107), r =>
-        {
-            dynamic[] list = ((Array)r).Cast<dynamic>().ToArray();
-            Check(list.Length > 0 && list.Length <= 100, list.Length + " globals, expected 1 to 100");
-            CheckGlobals(list, "AreaID", 107);
-            return list.Length + " globals in area 107";
-        }),
-        Tuple.Create<string, string, Func<dynamic, object>, Func<dynamic, string>>("Auction", "GetAuctionCategories", p => p.GetAuctionCategories(devId, devKey), r =>
-        {
-            dynamic[] list = ((Array)r).Cast<dynamic>().ToArray();
-            Check(list.Length > 1, list.Length + " categories, the sample data has more");
-            for (int i = 1; i < list.Length; i++) Check(list[i - 1].CategoryID < list[i].CategoryID, "not by CategoryID");
-            return list.Length + " categories";
-        }),
+            var list = Records(result);
+            if (count != null) Check(list.Length == count, list.Length + " globals, expected " + count);
+            else Check(list.Length > 0 && list.Length <= 100, list.Length + " globals, expected 1 to 100");
+            CheckGlobals(list, key, id);
+            return list.Length + " globals with " + key + " " + id + ", newest " + ((DateTime)list[0].TimeStamp).ToUniversalTime().ToString("o");
+        };
+    }
+
+    static string CheckCategories(object result)
+    {
+        var list = Records(result);
+        Check(list.Length > 1, list.Length + " categories, the sample data has more");
+        for (int i = 1; i < list.Length; i++) Check(list[i - 1].CategoryID < list[i].CategoryID, "not by CategoryID");
+        return list.Length + " categories";
+    }
+
+    class Call
+    {
+        public string Service, Operation;
+        public Func<dynamic, object> Invoke;
+        public Func<object, string> Check;
+    }
+
+    static readonly Call[] Calls =
+    {
+        new Call { Service = "Weapons", Operation = "GetWeapons", Invoke = p => p.GetWeapons(devId, devKey, ""), Check = CheckWeapons },
+        new Call { Service = "Item", Operation = "FindItems", Invoke = p => p.FindItems(devId, devKey, ""), Check = CheckItems },
+        new Call { Service = "Hunting", Operation = "GetMonsters", Invoke = p => p.GetMonsters(devId, devKey, ""), Check = CheckMonsters },
+        new Call { Service = "Hunting", Operation = "GetMonster", Invoke = p => p.GetMonster(devId, devKey, 1), Check = CheckMonster },
+        new Call { Service = "Hunting", Operation = "GetMonsterGlobals", Invoke = p => p.GetMonsterGlobals(devId, devKey, 5, 10), Check = CheckGlobalsOf("MonsterID", 5, 10) },
+        new Call { Service = "Hunting", Operation = "GetPlayerGlobals", Invoke = p => p.GetPlayerGlobals(devId, devKey, 777001, 3), Check = CheckGlobalsOf("PlayerID", 777001, 3) },
+        new Call { Service = "Hunting", Operation = "GetLandareaGlobals", Invoke = p => p.GetLandareaGlobals(devId, devKey, 107), Check = CheckGlobalsOf("AreaID", 107, null) },
+        new Call { Service = "Auction", Operation = "GetAuctionCategories", Invoke = p => p.GetAuctionCategories(devId, devKey), Check = CheckCategories },
     };
 
     /// <summary>The call fails with a SoapException whose detail holds ServiceError with this Code.</summary>
@@ -234,15 +246,15 @@ static class Interop
                         Check(soap12 ? v == SoapProtocolVersion.Soap12 : v != SoapProtocolVersion.Soap12, "SoapVersion " + v);
                         return "Url " + proxy.Url + ", " + proxy.SoapVersion;
                     });
-                    foreach (var call in Calls.Where(c => c.Item1 == service))
+                    foreach (var call in Calls.Where(c => c.Service == service))
                     {
-                        string operation = call.Item2;
+                        string operation = call.Operation;
                         Report(proxyName + "." + operation, () =>
                         {
                             Wire.Clear();
-                            object result = call.Item3(proxy);
+                            object result = call.Invoke(proxy);
                             CheckWire(soap12, operation, 200);
-                            var summary = call.Item4(result);
+                            var summary = call.Check(result);
                             var xml = Xml(result);
                             string first;
                             if (answers.TryGetValue(operation, out first)) Check(first == xml, "answer differs from Served.Soap11's");
