@@ -81,7 +81,7 @@ export const RULES: Record<string, string> = {
   'BP-R2710': 'Operations of a SOAP binding have distinct wire signatures: distinct soap:Body child elements',
   'SOAP-ACTION': 'Every SOAP operation has soap:operation soapAction="<targetNamespace>/<Operation>" (CONTRACT §1: no second / when the namespace ends in one), distinct within the binding',
   'HTTP-BINDING': 'HTTP bindings: verb GET or POST; http:operation location="/<Operation>"; GET input http:urlEncoded, POST input mime:content application/x-www-form-urlencoded; input parts by type=; output mime:mimeXml naming the single element= part of the output message',
-  'SVAPI-NAMESPACE': 'The targetNamespace is the placeholder SVAPI, and every occurrence of SVAPI is an attribute value equal to SVAPI or starting with SVAPI/ (the server substitutes the configured namespace textually)',
+  'SVAPI-NAMESPACE': 'The targetNamespace is the placeholder SVAPI, and every occurrence of SVAPI is an attribute value equal to SVAPI or a soapAction starting with SVAPI/ (the server sets the configured namespace in the former and recomputes the latter)',
   'SVAPI-PORTS': 'One service <S> with ports <S>Soap (SOAP 1.1), <S>Soap12 (SOAP 1.2), <S>HttpGet and <S>HttpPost, all at the same absolute http address',
   'SVAPI-FAULT': 'Every SOAP portType operation declares wsdl:fault name="ServiceError" with a message whose part is element tns:ServiceError (CONTRACT §7)',
   'CONTRACT-OCCURS': 'Fields of sequences: int/decimal/boolean/dateTime minOccurs="1" maxOccurs="1"; string and complex minOccurs="0" maxOccurs="1"; ArrayOf items minOccurs="0" maxOccurs="unbounded" (ServiceError excepted)',
@@ -440,12 +440,12 @@ function countOccurrences(haystack: string, needle: string): number {
 function checkNamespacePlaceholder(m: WsdlModel, report: Report): void {
   const P = PLACEHOLDER_NAMESPACE;
   if (m.tns !== P) report('SVAPI-NAMESPACE', m.root, `targetNamespace is "${m.tns}"; the WSDL files use the placeholder "${P}"`);
-  const substitutable = (v: string): boolean => v === P || v.startsWith(`${P}/`);
   let inAttrs = 0;
   for (const el of [m.root, ...descendants(m.root)]) {
-    for (const v of [...el.attrs.map((a) => a.value), ...el.nsDecls.map(([, u]) => u)]) {
-      if (substitutable(v)) inAttrs += countOccurrences(v, P);
-      else if (v.includes(P)) report('SVAPI-NAMESPACE', el, `attribute value "${v}" contains ${P} but is neither ${P} nor ${P}/...`);
+    const values = [...el.attrs.map((a) => [a.local, a.value]), ...el.nsDecls.map(([, u]) => ['xmlns', u])];
+    for (const [name, v] of values) {
+      if (v === P || (name === 'soapAction' && v.startsWith(`${P}/`))) inAttrs += countOccurrences(v, P);
+      else if (v.includes(P)) report('SVAPI-NAMESPACE', el, `attribute value "${v}" contains ${P} but is neither ${P} nor a soapAction ${P}/...`);
     }
   }
   const total = countOccurrences(m.text, P);
@@ -453,7 +453,7 @@ function checkNamespacePlaceholder(m: WsdlModel, report: Report): void {
     const lines = m.text.split('\n');
     const bad = lines
       .map((l, i) => [l, i + 1] as const)
-      .filter(([l]) => l.includes(P) && !/="SVAPI(\/[^"]*)?"/.test(l))
+      .filter(([l]) => l.includes(P) && !/="SVAPI"|soapAction="SVAPI\//.test(l))
       .map(([, n]) => n);
     report('SVAPI-NAMESPACE', undefined, `${total - inAttrs} occurrence(s) of ${P} outside substitutable attribute values (lines ${bad.join(', ') || '?'}): the server would not rewrite them`);
   }

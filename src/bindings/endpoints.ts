@@ -19,6 +19,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
   { name: 'auction', path: '/api/auction.asmx', service: 'Auction', wsdlFile: 'auction.wsdl' },
 ];
 
+/** The names of an endpoint's SOAP 1.1 and SOAP 1.2 bindings (and ports) in its WSDL. */
+export const soapBindingNames = (e: Endpoint) => ({ '1.1': `${e.service}Soap`, '1.2': `${e.service}Soap12` });
+
 export function endpointByPath(pathname: string): Endpoint | undefined {
   const wanted = pathname.replace(/\/+$/, '').toLowerCase();
   return ENDPOINTS.find((e) => e.path.toLowerCase() === wanted);

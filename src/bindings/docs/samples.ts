@@ -174,8 +174,8 @@ function httpResponse(op: Operation, t: SampleTarget): string {
   return `HTTP/1.1 200 OK\nContent-Type: text/xml; charset=utf-8\nContent-Length: length\n\n${doc}`;
 }
 
-/** HTTP parameters are text: the sample shows each as `string`, as the WSDL's HTTP messages declare them. */
-const formPairs = (op: Operation) => allParams(op).map((p) => `${p.name}=string`).join('&');
+/** Each parameter with its type as the placeholder, as in the parameter table and the SOAP samples. */
+const formPairs = (op: Operation) => allParams(op).map((p) => `${p.name}=${p.type}`).join('&');
 
 function httpGetSample(op: Operation, t: SampleTarget): Sample {
   return {

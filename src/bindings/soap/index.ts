@@ -42,7 +42,8 @@ export async function soapHandler(endpoint: Endpoint, ctx: BindingContext): Prom
       res.locals.binding = version === '1.1' ? 'soap11' : 'soap12';
       const xml = decodeBody(await read(req, res), type!.charset);
       const message = parseSoapRequest(xml, version);
-      const op = message.operationNamespace === ns ? findOperation(endpoint.name, message.operation) : undefined;
+      if (message.operationNamespace !== ns) throw errors.foreignNamespace(message.operation, message.operationNamespace, ns);
+      const op = findOperation(endpoint.name, message.operation);
       if (!op) throw errors.unknownOperation(message.operation);
       const action = soapAction(req, type!.action);
       if (action && !actions.get(op)!.has(action)) {
