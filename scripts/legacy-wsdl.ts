@@ -7,6 +7,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import { soapActionFor } from '../src/bindings/soap/action';
 import { escapeAttr } from '../src/xml/escape';
 
 export const LEGACY_WSDL_DIR = path.resolve(__dirname, '../test/fixtures/legacy-wsdl');
@@ -16,11 +17,10 @@ export type LegacyWsdlName = (typeof LEGACY_WSDL_NAMES)[number];
 /** The namespace and host the fixture files are written with. */
 export const FIXTURE_NAMESPACE = 'http://tempuri.org/';
 const FIXTURE_HOST = 'http://legacy.example';
-
-/** ASMX's SOAPAction: the namespace, then the operation, with a `/` between only when the namespace lacks one at its end. */
-export function asmxAction(namespace: string, operation: string): string {
-  return namespace.endsWith('/') ? `${namespace}${operation}` : `${namespace}/${operation}`;
-}
+const quote = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const ACTION = new RegExp(`soapAction="${quote(FIXTURE_NAMESPACE)}(\\w+)"`, 'g');
+const NAMESPACE = new RegExp(`="${quote(FIXTURE_NAMESPACE)}"`, 'g');
+const ADDRESS = new RegExp(`(<(?:soap|soap12|http):address location=")${quote(FIXTURE_HOST)}(/[^"]*")`, 'g');
 
 /** The fixture `name` with namespace `namespace` (actions by ASMX's rule) and addresses under `baseUrl`. */
 export function legacyWsdl(name: LegacyWsdlName, namespace: string, baseUrl: string): string {
@@ -28,15 +28,15 @@ export function legacyWsdl(name: LegacyWsdlName, namespace: string, baseUrl: str
   const base = baseUrl.replace(/\/+$/, '');
   const counts = { action: 0, namespace: 0, address: 0 };
   const out = text
-    .replace(/soapAction="http:\/\/tempuri\.org\/(\w+)"/g, (_m, op: string) => {
+    .replace(ACTION, (_m, op: string) => {
       counts.action++;
-      return `soapAction="${escapeAttr(asmxAction(namespace, op))}"`;
+      return `soapAction="${escapeAttr(soapActionFor(namespace, op))}"`;
     })
-    .replace(/="http:\/\/tempuri\.org\/"/g, () => {
+    .replace(NAMESPACE, () => {
       counts.namespace++;
       return `="${escapeAttr(namespace)}"`;
     })
-    .replace(/(<(?:soap|soap12|http):address location=")http:\/\/legacy\.example(\/[^"]*")/g, (_m, open: string, rest: string) => {
+    .replace(ADDRESS, (_m, open: string, rest: string) => {
       counts.address++;
       return `${open}${escapeAttr(base)}${rest}`;
     });
