@@ -67,7 +67,8 @@ export const RULES: Record<string, string> = {
   'REF-PORTTYPE': 'Every binding type= resolves to a portType',
   'REF-BINDING': 'Every service port binding= resolves to a binding, and the port has an address with a location',
   'BINDING-KIND': 'Every binding has exactly one soap:binding, soap12:binding or http:binding',
-  'BP-R2718': 'A binding has the same operations as its portType, each with the same input/output and the same named faults',
+  'BP-R2718': 'A binding has the same operations as its portType, each with the same input/output; a SOAP 1.1 binding binds the same named faults',
+  'SOAP12-NO-FAULT': 'The SOAP 1.2 binding binds no wsdl:fault: Axis 1.4 refuses soap12:fault; the portType and SOAP 1.1 binding keep the typed fault',
   'BP-R2105': 'Every xs:schema in wsdl:types has a targetNamespace',
   'BP-R2702': 'soap:binding/soap12:binding has transport="http://schemas.xmlsoap.org/soap/http" (BP R2701, R2702)',
   'BP-R2705': 'A SOAP binding uses one style for all its operations; this service uses document style throughout',
@@ -212,6 +213,15 @@ function checkBindingAgainstPortType(m: WsdlModel, b: BindingModel, report: Repo
     }
     if (!!op.input !== !!pop.input) report('BP-R2718', op.el, `${b.name}.${op.name}: input present in only one of binding and portType`);
     if (!!op.output !== !!pop.output) report('BP-R2718', op.el, `${b.name}.${op.name}: output present in only one of binding and portType`);
+    // Axis 1.4's WSDL2Java (with wsdl4j 1.6) does not recognise soap12:fault and refuses the whole
+    // WSDL ("Missing <soap:fault> element inFault"). So the SOAP 1.2 binding binds no fault, which
+    // WSDL 1.1 allows and WS-I BP 1.1 (SOAP 1.1 only) does not cover: wsimport keeps the portType's
+    // fault with a warning, gSOAP collects fault details per service rather than per binding,
+    // .NET, zeep and node-soap read the detail whatever the binding says.
+    if (b.kind === 'soap12') {
+      for (const f of op.faults) report('SOAP12-NO-FAULT', f, `${b.name}.${op.name}: wsdl:fault "${attr(f, 'name') ?? ''}" in the SOAP 1.2 binding`);
+      continue;
+    }
     const bf = op.faults.map((f) => attr(f, 'name') ?? '').sort();
     const pf = pop.faults.map((f) => f.name ?? '').sort();
     if (bf.join(',') !== pf.join(',')) report('BP-R2718', op.el, `${b.name}.${op.name}: faults [${bf.join(', ')}] differ from the portType's [${pf.join(', ')}]`);

@@ -192,6 +192,11 @@ describe('the checks report broken WSDLs', () => {
     ['a field that is nillable against CONTRACT §4', (t) => replaceOnce(t, 'name="GlobalValue" type="s:int"', 'name="GlobalValue" nillable="true" type="s:int"'), ['CONTRACT-NILLABLE']],
     ['an int field that may be absent', (t) => replaceOnce(t, '<s:element minOccurs="1" maxOccurs="1" name="GlobalValue"', '<s:element minOccurs="0" maxOccurs="1" name="GlobalValue"'), ['CONTRACT-OCCURS']],
     ['an HTTP GET binding without urlEncoded input', (t) => replaceOnce(t, '<http:urlEncoded />', ''), ['HTTP-BINDING']],
+    [
+      'a fault bound in the SOAP 1.2 binding (Axis 1.4 refuses soap12:fault)',
+      (t) => replaceOnce(t, '<soap12:body use="literal" />\n      </wsdl:output>', '<soap12:body use="literal" />\n      </wsdl:output>\n      <wsdl:fault name="ServiceError">\n        <soap12:fault name="ServiceError" use="literal" />\n      </wsdl:fault>'),
+      ['SOAP12-NO-FAULT'],
+    ],
     ['a SOAP operation without the ServiceError fault', (t) => replaceOnce(t, '<wsdl:fault name="ServiceError" message="tns:ServiceErrorFault" />', ''), ['BP-R2718', 'SVAPI-FAULT']],
     ['a duplicate message', (t) => replaceOnce(t, '<wsdl:message name="GetMonsterSoapOut">', '<wsdl:message name="GetMonsterSoapIn">'), ['WSDL-UNIQUE']],
     ['XML that is not well-formed', (t) => replaceOnce(t, '</wsdl:types>', '</wsdl:typos>'), ['XML']],
