@@ -21,7 +21,7 @@ export interface Database {
 export interface OpenOptions {
   /** DATABASE_URL is the embedded database of another svapi process (a cluster worker's primary). */
   sharedEmbedded?: boolean;
-  /** Told, a line at a time, what the first start of an embedded database does (it takes a while). */
+  /** Told, a line at a time, what opening (and first creating) the embedded database does: it takes seconds. */
   report?: (line: string) => void;
 }
 
@@ -32,14 +32,14 @@ export interface OpenOptions {
  */
 export async function openDatabase(config: DatabaseConfig, role: Role, opts: OpenOptions = {}): Promise<Database> {
   const report = opts.report ?? (() => {});
-  let creating: number | undefined;
+  let opening: { since: number; created: boolean } | undefined;
   const embedded = config.DATABASE_URL ? undefined : await startEmbedded(config.SVAPI_DATA_DIR, {
-    onCreate: (dir) => {
-      creating = performance.now();
-      report(`first start: creating the embedded database in ${dir} ...`);
+    onOpen: (dir, created) => {
+      opening = { since: performance.now(), created };
+      report(created ? `first start: creating the embedded database in ${dir} ...` : `opening the embedded database in ${dir} ...`);
     },
   });
-  if (creating !== undefined) report(`first start: created the embedded database (${seconds(creating)})`);
+  if (opening) report(`${opening.created ? 'first start: created' : 'opened'} the embedded database (${seconds(opening.since)})`);
   const url = config.DATABASE_URL ?? embedded!.url;
   // sharedEmbedded: the embedded treatment (no session-level settings) for another process's embedded database.
   const knex = createKnex(url, role, config, Boolean(embedded) || Boolean(opts.sharedEmbedded));
