@@ -6,7 +6,7 @@ import { runCli } from './support/cli';
 import { checkCredentials } from '../src/auth/keys';
 import { configReference, DATABASE_SETTINGS } from '../src/config';
 import { migrateLatest } from '../src/db/migrate';
-import { migrationSource } from '../migrations';
+import { MIGRATION_NAMES, migrationSource } from '../migrations';
 import { FILES } from '../src/load/files';
 
 let db: TestDatabase;
@@ -31,7 +31,7 @@ test('on a database never migrated, load and keys say so and name the command th
     expect(await bare.knex.schema.hasTable('knex_migrations')).toBe(false);
 
     await migrateLatest(bare.knex);
-    const [last] = (await migrationSource.getMigrations([])).slice(-1);
+    const last = MIGRATION_NAMES[MIGRATION_NAMES.length - 1];
     await bare.knex.migrate.down({ migrationSource });
     const older = await runCli(['keys', 'list'], bareEnv);
     expect(older.code).toBe(1);

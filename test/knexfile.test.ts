@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { freshDatabase, type TestDatabase } from './support/db';
 import { run } from './support/cli';
-import { migrationSource } from '../migrations';
+import { MIGRATION_NAMES } from '../migrations';
 import { pendingMigrations } from '../src/db/migrate';
 import { FILES } from '../src/load/files';
 import { SAMPLE_DATA_DIR } from '../seeds/sample';
@@ -29,14 +29,17 @@ async function counts(): Promise<Record<string, number>> {
   return result;
 }
 
-test('npx knex migrate:latest, seed:run and migrate:rollback work on svapi\'s schema', async () => {
-  const names = await migrationSource.getMigrations([]);
+test('npx knex migrate:latest, migrate:list, seed:run and migrate:rollback work on svapi\'s schema', async () => {
+  const names = MIGRATION_NAMES;
 
   const latest = await knex(['migrate:latest']);
   expect([latest.code, latest.stdout]).toEqual([0, expect.stringContaining(`Batch 1 run: ${names.length} migrations`)]);
   // The same bookkeeping as `svapi migrate`: nothing is left for it to do.
   expect(await pendingMigrations(db.knex)).toEqual([]);
   for (const table of ['dev_keys', 'data_version', ...FILES.map((f) => f.table)]) expect([table, await db.knex.schema.hasTable(table)]).toEqual([table, true]);
+  const list = await knex(['migrate:list']);
+  expect(list.stdout).toContain(`Found ${names.length} Completed Migration file/files.\n${names.join('\n')}\n`);
+  expect(list.stdout).toContain('No Pending Migration files Found.');
 
   const seeded = await knex(['seed:run']);
   expect([seeded.code, seeded.stdout]).toEqual([0, expect.stringContaining('Ran 1 seed files')]);
