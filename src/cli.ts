@@ -16,7 +16,7 @@ const program = new Command('svapi')
   .description('Game data query service: SOAP 1.1/1.2 and HTTP GET/POST over a Postgres database')
   .addHelpText('after', () => environmentHelp());
 
-/** What a first start of the embedded database is doing, on stderr (stdout stays the command's answer). */
+/** What opening (or first creating) the embedded database is doing, on stderr: stdout stays the command's answer. */
 const report = (line: string) => process.stderr.write(`${line}\n`);
 
 program
@@ -90,9 +90,9 @@ program
   .action((dir: string, opts: { replace: boolean }) => withAdminDb(async (knex) => {
     const progress = process.stderr.isTTY ? progressBars() : undefined;
     try {
-      const report = await loadDataset(knex, dir, { replace: opts.replace, onProgress: progress?.update });
+      const loaded = await loadDataset(knex, dir, { replace: opts.replace, onProgress: progress?.update });
       progress?.stop();
-      console.log(formatReport(report));
+      console.log(formatReport(loaded));
     } catch (e) {
       progress?.stop();
       if (e instanceof DatasetError) {
