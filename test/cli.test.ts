@@ -9,6 +9,9 @@ import { migrateLatest } from '../src/db/migrate';
 import { MIGRATION_NAMES, migrationSource } from '../migrations';
 import { FILES } from '../src/load/files';
 
+// Tests that run the CLI several times: each run starts Node and tsx, seconds on a loaded machine.
+const SEVERAL_RUNS_MS = 180_000;
+
 let db: TestDatabase;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
@@ -39,7 +42,7 @@ test('on a database never migrated, load and keys say so and name the command th
   } finally {
     await bare.destroy();
   }
-});
+}, SEVERAL_RUNS_MS);
 
 test('migrate brings the schema up to date, then says it is current', async () => {
   const first = await runCli(['migrate'], env);
@@ -79,7 +82,7 @@ test('keys create --json prints a working credential; list never shows keys; rev
   expect(unknown.stderr).toMatch(/no credential with DevID 987654 \(`svapi keys list` shows them\)/);
   const malformed = await runCli(['keys', 'revoke', 'abc'], env);
   expect(malformed.code).not.toBe(0);
-});
+}, SEVERAL_RUNS_MS);
 
 test('load reports every problem with file:line: column and exits 1 having written nothing', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svapi-cli-'));
@@ -118,7 +121,7 @@ test('the database commands stop on a bad database setting only, not on one only
   expect(serve.stderr).toMatch(/PORT: /);
   expect(serve.stderr).toMatch(/SVAPI_MAX_BODY: /);
   expect(serve.stderr).toMatch(/SVAPI_PUBLIC_URL: /);
-});
+}, SEVERAL_RUNS_MS);
 
 const listed = (help: string, name: string) => new RegExp(`^  ${name} +\\S.*\\[default: `, 'm').test(help);
 
@@ -130,14 +133,16 @@ test('--help documents every command; serve --help every variable, the others th
     expect([v.name, listed(serveHelp, v.name)]).toEqual([v.name, true]);
     expect(serveHelp).toContain(`${v.description} [default: ${v.default}]`);
   }
-  for (const command of [['keys'], ['keys', 'list'], ['keys', 'create'], ['keys', 'revoke'], ['migrate'], ['load']]) {
-    const text = (await runCli([...command, '--help'])).stdout;
+  const commands = [['keys'], ['keys', 'list'], ['keys', 'create'], ['keys', 'revoke'], ['migrate'], ['load']];
+  const helps = await Promise.all(commands.map((command) => runCli([...command, '--help'])));
+  for (const [i, command] of commands.entries()) {
+    const text = helps[i].stdout;
     for (const v of configReference()) {
       expect([command, v.name, listed(text, v.name)]).toEqual([command, v.name, (DATABASE_SETTINGS as readonly string[]).includes(v.name)]);
     }
     if (command.join(' ') === 'keys') for (const word of ['create', 'list', 'revoke']) expect(text).toContain(word);
   }
-});
+}, SEVERAL_RUNS_MS);
 
 test('load --help describes the dataset folder: every file with its columns, --replace and an example', async () => {
   const help = (await runCli(['load', '--help'])).stdout;

@@ -54,7 +54,7 @@ test('npx knex migrate:latest, migrate:list, seed:run and migrate:rollback work 
   expect([rolledBack.code, rolledBack.stdout]).toEqual([0, expect.stringContaining(`Batch 1 rolled back: ${names.length} migrations`)]);
   for (const table of ['dev_keys', 'data_version', ...FILES.map((f) => f.table)]) expect([table, await db.knex.schema.hasTable(table)]).toEqual([table, false]);
   expect(await pendingMigrations(db.knex)).toEqual(names);
-});
+}, 180_000); // six runs of knex's CLI, each starting Node and tsx
 
 test('without DATABASE_URL the knex commands say what to set', async () => {
   const result = await knex(['migrate:latest'], { DATABASE_URL: '' });
