@@ -18,6 +18,7 @@ import { frontRouter, type EndpointHandlers } from './bindings/router';
 import type { Req, Res } from './bindings/exchange';
 import type { Endpoint } from './bindings/endpoints';
 import { accessLog } from './bindings/access-log';
+import { answerFavicon } from './bindings/favicon';
 import { createMetrics } from './metrics';
 import { ResultCache } from './cache/result-cache';
 import { DataChangeWatcher } from './cache/data-change-watcher';
@@ -100,5 +101,5 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
     assignRequestId(req, res, logger);
     log(req, res);
   };
-  return { app: frontRouter(handlers, begin, app), stop: () => watcher.stop() };
+  return { app: answerFavicon(frontRouter(handlers, begin, app)), stop: () => watcher.stop() };
 }

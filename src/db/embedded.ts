@@ -17,15 +17,17 @@ export interface EmbeddedServer {
   stop(): Promise<void>;
 }
 
-const MEMORY = ':memory:';
+/** SVAPI_DATA_DIR value for a database that lives in memory only (tests). */
+export const MEMORY = ':memory:';
 const STATE_FILE = 'svapi-server.json';
 
 /**
  * Serves a PGlite database on a loopback port so the service, the CLI and the tests reach it
  * through the same `pg`/knex code path as a real server. PGlite allows one process per data
  * folder, so a second process (the CLI while the service runs) connects to the first one's port.
+ * `onOpen` is called before this process opens the data folder, or creates it (both take seconds).
  */
-export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
+export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: string, created: boolean) => void } = {}): Promise<EmbeddedServer> {
   const inMemory = dataDir === MEMORY;
   const dir = inMemory ? '' : path.resolve(dataDir);
   if (!inMemory) {
@@ -34,6 +36,7 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
   }
   const created = inMemory || !fs.existsSync(path.join(dir, 'PG_VERSION'));
   if (!inMemory) fs.mkdirSync(dir, { recursive: true });
+  if (!inMemory) opts.onOpen?.(dir, created);
   const db = await PGlite.create({ dataDir: inMemory ? undefined : dir, extensions: { pg_trgm } });
   // PGlite is one session: the socket server multiplexes several client connections onto it.
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 16 });

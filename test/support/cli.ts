@@ -11,8 +11,13 @@ export interface CliResult {
 
 /** Runs `svapi ...args` as a user would (node bin/svapi.js), with `env` added. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  return run(process.execPath, [path.join(ROOT, 'bin/svapi.js'), ...args], env);
+}
+
+/** Runs a command in the project folder, with `env` added, to its end. */
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/svapi.js'), ...args], {
+    const child = spawn(command, args, {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'silent', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
