@@ -9,6 +9,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { setTimeout: sleep } = require('node:timers/promises');
 
 const BIN = path.resolve(__dirname, '..', 'bin', 'svapi.js');
 const RUNS = Number(process.argv[2] ?? 5);
@@ -46,9 +47,9 @@ async function timeServe(dataDir) {
   try {
     for (;;) {
       if (failed) throw new Error('svapi serve exited before /healthz answered');
-      const status = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0);
+      const status = await globalThis.fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0);
       if (status === 200) return ms(start);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await sleep(5);
     }
   } finally {
     if (!failed) child.kill('SIGTERM');
