@@ -33,7 +33,7 @@ svapi() { node "$tmp/svapi/bin/svapi.js" "$@"; }
 # default the demo credential it prints on a first start), then stops.
 serve_check() {
   local out="$tmp/serve.out" url= id=${1:-} key=${2:-}
-  svapi serve --workers 1 >"$out" 2>&1 &
+  node "$tmp/svapi/bin/svapi.js" serve --workers 1 >"$out" 2>&1 & # not the function: $! must be node's pid
   serve_pid=$!
   for _ in $(seq 1 600); do
     url=$(sed -n 's/^svapi listening on \(http[^ ]*\).*/\1/p' "$out")
