@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { ROOT, runCli } from './support/cli';
+import { ROOT, SVAPI_SOURCE, runCli } from './support/cli';
 
 // What a newcomer runs: `npm start` with no DATABASE_URL, on the embedded database.
 interface Started {
@@ -18,7 +18,7 @@ let dataDir: string;
 const embeddedEnv = () => ({ DATABASE_URL: '', SVAPI_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
 
 async function startServe(): Promise<Started> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/svapi.js'), 'serve'], {
+  const child = spawn(process.execPath, [...SVAPI_SOURCE, 'serve'], {
     cwd: ROOT,
     env: { ...process.env, ...embeddedEnv(), PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { PACKAGE_ROOT } from '../package-root';
 import type { EndpointName } from '../operations/catalog';
 
 export interface Endpoint {
@@ -10,7 +11,7 @@ export interface Endpoint {
   wsdlFile: string;
 }
 
-export const WSDL_DIR = path.resolve(__dirname, '../../wsdl');
+export const WSDL_DIR = path.join(PACKAGE_ROOT, 'wsdl');
 
 export const ENDPOINTS: readonly Endpoint[] = [
   { name: 'weapons', path: '/api/weapons.asmx', service: 'Weapons', wsdlFile: 'weapons.wsdl' },

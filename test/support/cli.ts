@@ -3,15 +3,22 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
+/**
+ * How tests start `svapi`: `node <these> ...args`. From source (tsx), so a test runs the code as it
+ * is now whatever dist/ holds; test/compiled-bin.test.ts builds dist/ and runs SVAPI_COMPILED.
+ */
+export const SVAPI_SOURCE = [path.join(ROOT, 'bin/run-ts.js'), path.join(ROOT, 'src/cli.ts')];
+export const SVAPI_COMPILED = [path.join(ROOT, 'bin/svapi.js')];
+
 export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
 }
 
-/** Runs `svapi ...args` as a user would (node bin/svapi.js), with `env` added. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  return run(process.execPath, [path.join(ROOT, 'bin/svapi.js'), ...args], env);
+/** Runs `svapi ...args` as a user would, with `env` added. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, svapi = SVAPI_SOURCE): Promise<CliResult> {
+  return run(process.execPath, [...svapi, ...args], env);
 }
 
 /** Runs a command in the project folder, with `env` added, to its end. */
