@@ -19,14 +19,15 @@ export interface SpawnedServe {
 }
 
 /**
- * `node bin/svapi.js serve ...args` on a port of its own over a fresh seeded database. Without
+ * `node bin/svapi.js serve ...args` on a port of its own over a fresh seeded database, or over
+ * the database (and key) of another one (`over`: a second instance; stop() leaves it). Without
  * DATABASE_URL in the test environment the database is an embedded one in another process,
  * which the service is told it shares (as a cluster worker is).
  */
-export async function spawnServe(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<SpawnedServe> {
-  const db = await freshDatabase();
-  await seed(db.knex);
-  const key = await createKey(db.knex, 'spawned');
+export async function spawnServe(args: string[] = [], env: NodeJS.ProcessEnv = {}, over?: Pick<SpawnedServe, 'db' | 'key'>): Promise<SpawnedServe> {
+  const db = over?.db ?? await freshDatabase();
+  if (!over) await seed(db.knex);
+  const key = over?.key ?? await createKey(db.knex, 'spawned');
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/svapi.js'), 'serve', ...args], {
     cwd: ROOT,
     env: {
@@ -62,7 +63,7 @@ export async function spawnServe(args: string[] = [], env: NodeJS.ProcessEnv = {
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
-      await db.destroy();
+      if (!over) await db.destroy();
     },
   };
 }

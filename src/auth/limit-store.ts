@@ -1,0 +1,170 @@
+import cluster from 'node:cluster';
+import { Redis } from 'ioredis';
+import { RateLimiterCluster, RateLimiterClusterMaster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Logger } from '../log';
+
+/** The limits count in fixed one-minute windows. */
+export const WINDOW_SECONDS = 60;
+/**
+ * Longest wait for a Redis command. Beyond it the request is counted on the host instead, and
+ * the process keeps counting there, without asking Redis, until Redis answers a PING in time:
+ * a slow or unreachable Redis costs at most this much, and only to the requests already waiting.
+ */
+export const REDIS_TIMEOUT_MS = 20;
+/** How often a process counting on the host asks Redis whether it is back. */
+const REDIS_PROBE_MS = 1_000;
+
+/** One limit: points used per key in the current window. */
+export interface Counter {
+  /** Resolves with the state after using one point; rejects with a RateLimiterRes beyond the limit. */
+  consume(key: string): Promise<RateLimiterRes>;
+  get(key: string): Promise<RateLimiterRes | null>;
+}
+
+/**
+ * Where the limits count (README: Deployment and scaling):
+ * - one process (`--workers 1`, apps in tests): in its memory;
+ * - a cluster worker: in the primary (rate-limiter-flexible's cluster store over IPC), so all
+ *   the workers of a host share the counts;
+ * - with SVAPI_REDIS_URL: in Redis, shared by every instance. When Redis cannot answer in time
+ *   the host's counters answer instead (the insurance strategy of rate-limiter-flexible), the
+ *   change is logged and shown (`sharedUp`, /metrics, /readyz), and Redis is used again once it
+ *   answers.
+ */
+export class LimitStore {
+  private constructor(private readonly redis: RedisLink | undefined) {}
+
+  static open(redisUrl: string | undefined, logger: Logger): LimitStore {
+    return new LimitStore(redisUrl ? new RedisLink(redisUrl, logger) : undefined);
+  }
+
+  /** Counts held in this process only. */
+  static local(): LimitStore {
+    return new LimitStore(undefined);
+  }
+
+  /** Other processes see these counts: one process's memory cannot tell whether a key is over its limit. */
+  get shared(): boolean {
+    return this.redis !== undefined || cluster.isWorker;
+  }
+
+  /** Undefined without Redis; otherwise whether the counts are in Redis right now. */
+  get sharedUp(): boolean | undefined {
+    return this.redis?.up;
+  }
+
+  /** A line for /readyz; undefined without Redis. */
+  describe(): string | undefined {
+    return this.redis?.describe();
+  }
+
+  counter(name: string, points: number): Counter {
+    const host = this.hostCounter(name, points);
+    const redis = this.redis;
+    if (!redis) return host;
+    const shared = new RateLimiterRedis({
+      storeClient: redis.client,
+      keyPrefix: `svapi:${name}`,
+      points,
+      duration: WINDOW_SECONDS,
+      rejectIfRedisNotReady: true,
+    });
+    // rate-limiter-flexible's insuranceLimiter option does the same fallback but says nothing
+    // when it takes over; here the first failure is reported, then Redis is skipped until back.
+    const insured = <T>(fromRedis: () => Promise<T>, fromHost: () => Promise<T>): Promise<T> => {
+      if (!redis.up) return fromHost();
+      return fromRedis().catch((e: unknown) => {
+        if (e instanceof RateLimiterRes) throw e;
+        redis.failed(e);
+        return fromHost();
+      });
+    };
+    return {
+      consume: (key) => insured(() => shared.consume(key), () => host.consume(key)),
+      get: (key) => insured(() => shared.get(key), () => host.get(key)),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.redis?.close();
+  }
+
+  private hostCounter(name: string, points: number): Counter {
+    if (!cluster.isWorker) return new RateLimiterMemory({ points, duration: WINDOW_SECONDS });
+    // The primary answers over IPC in well under a millisecond; the time-out is for a primary gone.
+    return new RateLimiterCluster({ keyPrefix: `svapi:${name}`, points, duration: WINDOW_SECONDS, timeoutMs: 2_000 });
+  }
+}
+
+/** In the cluster primary, before forking: holds the counts the workers' cluster counters use. */
+export function holdHostCounts(): void {
+  new RateLimiterClusterMaster();
+}
+
+/** The connection to Redis and whether the counts go there (up) or to the host (down). */
+class RedisLink {
+  readonly client: Redis;
+  private state: 'connecting' | 'up' | 'down' = 'connecting';
+  private since = new Date();
+  private reason = '';
+  private probe: NodeJS.Timeout | undefined;
+  private closing = false;
+
+  constructor(url: string, private readonly logger: Logger) {
+    this.client = new Redis(url, {
+      commandTimeout: REDIS_TIMEOUT_MS,
+      // Nothing waits for a connection: without one, commands fail at once and the host counts.
+      enableOfflineQueue: false,
+      // A command cut off by a lost connection is not sent again (it may have been counted).
+      maxRetriesPerRequest: 0,
+      connectTimeout: 2_000,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    });
+    this.client.on('error', (e: Error) => { this.reason = e.message; });
+    this.client.on('ready', () => this.check());
+    this.client.on('close', () => this.failed(this.reason || 'connection closed'));
+  }
+
+  get up(): boolean {
+    return this.state === 'up';
+  }
+
+  describe(): string {
+    if (this.state === 'up') return `limits: shared in Redis since ${this.since.toISOString()}`;
+    if (this.state === 'connecting') return 'limits: counted on this host (connecting to Redis)';
+    return `limits: counted on this host since ${this.since.toISOString()} (Redis: ${this.reason})`;
+  }
+
+  failed(e: unknown): void {
+    if (this.closing) return;
+    if (typeof e === 'string') this.reason = e;
+    else if (e instanceof Error) this.reason = e.message;
+    if (this.state === 'down') return;
+    this.state = 'down';
+    this.since = new Date();
+    this.logger.warn({ reason: this.reason, timeoutMs: REDIS_TIMEOUT_MS }, 'Redis unavailable: limits are counted on this host until it answers');
+    this.probe ??= setInterval(() => this.check(), REDIS_PROBE_MS).unref();
+  }
+
+  close(): void {
+    this.closing = true;
+    clearInterval(this.probe);
+    this.client.disconnect();
+  }
+
+  private check(): void {
+    // Not connected: the 'ready' event checks once it is.
+    if (this.client.status !== 'ready') return;
+    this.client.ping().then(() => this.recovered(), (e: unknown) => this.failed(e));
+  }
+
+  private recovered(): void {
+    if (this.closing || this.state === 'up') return;
+    const was = this.state;
+    this.state = 'up';
+    this.since = new Date();
+    clearInterval(this.probe);
+    this.probe = undefined;
+    this.logger.info(was === 'down' ? 'Redis answers again: limits are shared again' : 'limits are shared in Redis');
+  }
+}
