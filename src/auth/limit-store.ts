@@ -11,6 +11,8 @@ export const WINDOW_SECONDS = 60;
  * a slow or unreachable Redis costs at most this much, and only to the requests already waiting.
  */
 export const REDIS_TIMEOUT_MS = 20;
+/** ioredis drops a command after this (a frozen Redis keeps the connection open: nothing else would). */
+const REDIS_COMMAND_DROP_MS = 1_000;
 /** How often a process counting on the host asks Redis whether it is back. */
 const REDIS_PROBE_MS = 1_000;
 
@@ -73,7 +75,7 @@ export class LimitStore {
     // when it takes over; here the first failure is reported, then Redis is skipped until back.
     const insured = <T>(fromRedis: () => Promise<T>, fromHost: () => Promise<T>): Promise<T> => {
       if (!redis.up) return fromHost();
-      return fromRedis().catch((e: unknown) => {
+      return withinTimeout(fromRedis()).catch((e: unknown) => {
         if (e instanceof RateLimiterRes) throw e;
         redis.failed(e);
         return fromHost();
@@ -112,7 +114,7 @@ class RedisLink {
 
   constructor(url: string, private readonly logger: Logger) {
     this.client = new Redis(url, {
-      commandTimeout: REDIS_TIMEOUT_MS,
+      commandTimeout: REDIS_COMMAND_DROP_MS,
       // Nothing waits for a connection: without one, commands fail at once and the host counts.
       enableOfflineQueue: false,
       // A command cut off by a lost connection is not sent again (it may have been counted).
@@ -155,7 +157,7 @@ class RedisLink {
   private check(): void {
     // Not connected: the 'ready' event checks once it is.
     if (this.client.status !== 'ready') return;
-    this.client.ping().then(() => this.recovered(), (e: unknown) => this.failed(e));
+    withinTimeout(this.client.ping()).then(() => this.recovered(), (e: unknown) => this.failed(e));
   }
 
   private recovered(): void {
@@ -163,8 +165,30 @@ class RedisLink {
     const was = this.state;
     this.state = 'up';
     this.since = new Date();
+    this.reason = '';
     clearInterval(this.probe);
     this.probe = undefined;
     this.logger.info(was === 'down' ? 'Redis answers again: limits are shared again' : 'limits are shared in Redis');
   }
+}
+
+/**
+ * Rejects when `answer` has not settled REDIS_TIMEOUT_MS after the call. The time-out is decided
+ * after the event loop has read what arrived meanwhile (setImmediate runs after the poll phase):
+ * a process that was busy or not scheduled for longer than that does not mistake an answer
+ * waiting in its socket for a slow Redis.
+ */
+function withinTimeout<T>(answer: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => setImmediate(() => {
+      if (settled) return;
+      settled = true;
+      reject(new Error(`no answer within ${REDIS_TIMEOUT_MS} ms`));
+    }), REDIS_TIMEOUT_MS);
+    answer.then(
+      (v) => { if (!settled) { settled = true; clearTimeout(timer); resolve(v); } },
+      (e: unknown) => { if (!settled) { settled = true; clearTimeout(timer); reject(e); } },
+    );
+  });
 }
