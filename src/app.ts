@@ -47,7 +47,8 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   const results = new ResultCache(config.SVAPI_CACHE_MB * 1024 * 1024);
   const watcher = new DataChangeWatcher(knex, results, { listenUrl: ctx.db.listenUrl, pollMs: config.SVAPI_CACHE_CHECK_MS, logger });
   await watcher.start();
-  const limits = LimitStore.open(config.SVAPI_REDIS_URL, logger);
+  const redis = config.SVAPI_REDIS_URL ? { url: config.SVAPI_REDIS_URL, timeoutMs: config.SVAPI_REDIS_TIMEOUT_MS } : undefined;
+  const limits = LimitStore.open(redis, logger);
   const metrics = createMetrics(knex, results, limits);
   const log = accessLog(logger, (r) => metrics.observe(r));
 

@@ -5,16 +5,12 @@ import type { Logger } from '../log';
 
 /** The limits count in fixed one-minute windows. */
 export const WINDOW_SECONDS = 60;
-/**
- * Longest wait for a Redis command. Beyond it the request is counted on the host instead, and
- * the process keeps counting there, without asking Redis, until Redis answers a PING in time:
- * a slow or unreachable Redis costs at most this much, and only to the requests already waiting.
- */
-export const REDIS_TIMEOUT_MS = 20;
-/** ioredis drops a command after this (a frozen Redis keeps the connection open: nothing else would). */
-const REDIS_COMMAND_DROP_MS = 1_000;
-/** How often a process counting on the host asks Redis whether it is back. */
+/** Redis commands in a row without an answer in time that make a process count on its host. */
+const MISSES_TO_SWITCH = 3;
+/** How often a process counting on its host asks Redis whether it is back. */
 const REDIS_PROBE_MS = 1_000;
+/** ioredis drops a command after this (a frozen Redis keeps the connection open: nothing else would). */
+const REDIS_COMMAND_DROP_MS = 2_000;
 
 /** One limit: points used per key in the current window. */
 export interface Counter {
@@ -23,21 +19,28 @@ export interface Counter {
   get(key: string): Promise<RateLimiterRes | null>;
 }
 
+export interface RedisSettings {
+  url: string;
+  /** Longest wait for Redis on a request (SVAPI_REDIS_TIMEOUT_MS). */
+  timeoutMs: number;
+}
+
 /**
  * Where the limits count (README: Deployment and scaling):
  * - one process (`--workers 1`, apps in tests): in its memory;
  * - a cluster worker: in the primary (rate-limiter-flexible's cluster store over IPC), so all
  *   the workers of a host share the counts;
- * - with SVAPI_REDIS_URL: in Redis, shared by every instance. When Redis cannot answer in time
- *   the host's counters answer instead (the insurance strategy of rate-limiter-flexible), the
- *   change is logged and shown (`sharedUp`, /metrics, /readyz), and Redis is used again once it
- *   answers.
+ * - with SVAPI_REDIS_URL: in Redis, shared by every instance. A request whose count Redis does
+ *   not give within the time-out is counted on the host instead (the insurance strategy of
+ *   rate-limiter-flexible). After MISSES_TO_SWITCH such requests in a row, or with the
+ *   connection lost, the process counts on the host without asking Redis, logs it and shows it
+ *   (`sharedUp`: /metrics, /readyz) until Redis answers a PING in time, and logs the return.
  */
 export class LimitStore {
   private constructor(private readonly redis: RedisLink | undefined) {}
 
-  static open(redisUrl: string | undefined, logger: Logger): LimitStore {
-    return new LimitStore(redisUrl ? new RedisLink(redisUrl, logger) : undefined);
+  static open(redis: RedisSettings | undefined, logger: Logger): LimitStore {
+    return new LimitStore(redis ? new RedisLink(redis, logger) : undefined);
   }
 
   /** Counts held in this process only. */
@@ -71,15 +74,24 @@ export class LimitStore {
       duration: WINDOW_SECONDS,
       rejectIfRedisNotReady: true,
     });
-    // rate-limiter-flexible's insuranceLimiter option does the same fallback but says nothing
-    // when it takes over; here the first failure is reported, then Redis is skipped until back.
+    // rate-limiter-flexible's insuranceLimiter option does this fallback but tells nothing of it;
+    // here each answer and miss is reported, so the process knows when to stop asking Redis.
     const insured = <T>(fromRedis: () => Promise<T>, fromHost: () => Promise<T>): Promise<T> => {
       if (!redis.up) return fromHost();
-      return withinTimeout(fromRedis()).catch((e: unknown) => {
-        if (e instanceof RateLimiterRes) throw e;
-        redis.failed(e);
-        return fromHost();
-      });
+      return redis.withinTimeout(fromRedis()).then(
+        (answer) => {
+          redis.answered();
+          return answer;
+        },
+        (e: unknown) => {
+          if (e instanceof RateLimiterRes) {
+            redis.answered();
+            throw e;
+          }
+          redis.missed(e);
+          return fromHost();
+        },
+      );
     };
     return {
       consume: (key) => insured(() => shared.consume(key), () => host.consume(key)),
@@ -103,18 +115,21 @@ export function holdHostCounts(): void {
   new RateLimiterClusterMaster();
 }
 
-/** The connection to Redis and whether the counts go there (up) or to the host (down). */
+/** The connection to Redis and whether the counts go there (up) or to the host. */
 class RedisLink {
   readonly client: Redis;
+  private readonly timeoutMs: number;
   private state: 'connecting' | 'up' | 'down' = 'connecting';
   private since = new Date();
   private reason = '';
+  private misses = 0;
   private probe: NodeJS.Timeout | undefined;
   private closing = false;
 
-  constructor(url: string, private readonly logger: Logger) {
-    this.client = new Redis(url, {
-      commandTimeout: REDIS_COMMAND_DROP_MS,
+  constructor(settings: RedisSettings, private readonly logger: Logger) {
+    this.timeoutMs = settings.timeoutMs;
+    this.client = new Redis(settings.url, {
+      commandTimeout: Math.max(REDIS_COMMAND_DROP_MS, settings.timeoutMs),
       // Nothing waits for a connection: without one, commands fail at once and the host counts.
       enableOfflineQueue: false,
       // A command cut off by a lost connection is not sent again (it may have been counted).
@@ -124,7 +139,7 @@ class RedisLink {
     });
     this.client.on('error', (e: Error) => { this.reason = e.message; });
     this.client.on('ready', () => this.check());
-    this.client.on('close', () => this.failed(this.reason || 'connection closed'));
+    this.client.on('close', () => this.switchToHost(this.reason || 'connection closed'));
   }
 
   get up(): boolean {
@@ -137,15 +152,12 @@ class RedisLink {
     return `limits: counted on this host since ${this.since.toISOString()} (Redis: ${this.reason})`;
   }
 
-  failed(e: unknown): void {
-    if (this.closing) return;
-    if (typeof e === 'string') this.reason = e;
-    else if (e instanceof Error) this.reason = e.message;
-    if (this.state === 'down') return;
-    this.state = 'down';
-    this.since = new Date();
-    this.logger.warn({ reason: this.reason, timeoutMs: REDIS_TIMEOUT_MS }, 'Redis unavailable: limits are counted on this host until it answers');
-    this.probe ??= setInterval(() => this.check(), REDIS_PROBE_MS).unref();
+  answered(): void {
+    this.misses = 0;
+  }
+
+  missed(e: unknown): void {
+    if (++this.misses >= MISSES_TO_SWITCH) this.switchToHost(e);
   }
 
   close(): void {
@@ -154,10 +166,42 @@ class RedisLink {
     this.client.disconnect();
   }
 
+  /**
+   * Rejects when `answer` has not settled within the time-out. The time-out is decided after the
+   * event loop has read what arrived meanwhile (setImmediate runs after the poll phase): a process
+   * that was busy or not scheduled for that long does not take an answer waiting in its socket
+   * for a slow Redis.
+   */
+  withinTimeout<T>(answer: Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => setImmediate(() => {
+        if (settled) return;
+        settled = true;
+        reject(new Error(`no answer within ${this.timeoutMs} ms`));
+      }), this.timeoutMs);
+      answer.then(
+        (v) => { if (!settled) { settled = true; clearTimeout(timer); resolve(v); } },
+        (e: unknown) => { if (!settled) { settled = true; clearTimeout(timer); reject(e); } },
+      );
+    });
+  }
+
+  private switchToHost(e: unknown): void {
+    if (this.closing) return;
+    if (typeof e === 'string') this.reason = e;
+    else if (e instanceof Error) this.reason = e.message;
+    if (this.state === 'down') return;
+    this.state = 'down';
+    this.since = new Date();
+    this.logger.warn({ reason: this.reason, timeoutMs: this.timeoutMs }, 'Redis unavailable: limits are counted on this host until it answers');
+    this.probe ??= setInterval(() => this.check(), REDIS_PROBE_MS).unref();
+  }
+
   private check(): void {
     // Not connected: the 'ready' event checks once it is.
     if (this.client.status !== 'ready') return;
-    withinTimeout(this.client.ping()).then(() => this.recovered(), (e: unknown) => this.failed(e));
+    this.withinTimeout(this.client.ping()).then(() => this.recovered(), (e: unknown) => this.switchToHost(e));
   }
 
   private recovered(): void {
@@ -166,29 +210,9 @@ class RedisLink {
     this.state = 'up';
     this.since = new Date();
     this.reason = '';
+    this.misses = 0;
     clearInterval(this.probe);
     this.probe = undefined;
     this.logger.info(was === 'down' ? 'Redis answers again: limits are shared again' : 'limits are shared in Redis');
   }
-}
-
-/**
- * Rejects when `answer` has not settled REDIS_TIMEOUT_MS after the call. The time-out is decided
- * after the event loop has read what arrived meanwhile (setImmediate runs after the poll phase):
- * a process that was busy or not scheduled for longer than that does not mistake an answer
- * waiting in its socket for a slow Redis.
- */
-function withinTimeout<T>(answer: Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    const timer = setTimeout(() => setImmediate(() => {
-      if (settled) return;
-      settled = true;
-      reject(new Error(`no answer within ${REDIS_TIMEOUT_MS} ms`));
-    }), REDIS_TIMEOUT_MS);
-    answer.then(
-      (v) => { if (!settled) { settled = true; clearTimeout(timer); resolve(v); } },
-      (e: unknown) => { if (!settled) { settled = true; clearTimeout(timer); reject(e); } },
-    );
-  });
 }
