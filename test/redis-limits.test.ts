@@ -4,11 +4,14 @@
 // Redis is back.
 
 import { createKey } from '../src/auth/keys';
+import { seed } from '../seeds/sample';
+import { freshDatabase, type TestDatabase } from './support/db';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
 import { eventually, metricSum, tally } from './support/limits';
 import { RedisServer, redisServerInstalled } from './support/redis-server';
 
 const redis = new RedisServer();
+let db: TestDatabase;
 let a: SpawnedServe;
 let b: SpawnedServe;
 
@@ -28,12 +31,15 @@ if (!redisServerInstalled) {
       SVAPI_TRUST_PROXY: 'on',
       SVAPI_DB_POOL_MAX: '2',
     };
-    a = await spawnServe(['--workers', '2'], env);
-    b = await spawnServe(['--workers', '2'], env, a);
+    db = await freshDatabase();
+    await seed(db.knex);
+    const shared = { db, key: await createKey(db.knex, 'two instances') };
+    [a, b] = await Promise.all([spawnServe(['--workers', '2'], env, shared), spawnServe(['--workers', '2'], env, shared)]);
   });
   afterAll(async () => {
     await b?.stop();
     await a?.stop();
+    await db?.destroy();
     await redis.stop();
   });
   defineTests();
@@ -51,14 +57,14 @@ const logged = (msg: string) => [...a.log, ...b.log].filter((l) => l.msg === msg
 function defineTests() {
   test('150 requests of one DevID spread over both instances: exactly 100 answered and 50 RateLimited', async () => {
     expect(await bothShared()).toBe(true);
-    const key = await createKey(a.db.knex, 'spread');
+    const key = await createKey(db.knex, 'spread');
     expect(await tally([a.url, b.url], 150, key, { 'X-Forwarded-For': '198.51.100.1' })).toEqual({ OK: 100, RateLimited: 50 });
   });
 
   test('failures at one instance block the address at the other, a correct key included', async () => {
     const from = { 'X-Forwarded-For': '198.51.100.2' };
     expect(await tally([a.url], 7, { devId: a.key.devId, devKey: 'wrong' }, from)).toEqual({ AuthenticationFailed: 5, RateLimited: 2 });
-    const key = await createKey(a.db.knex, 'after failures elsewhere');
+    const key = await createKey(db.knex, 'after failures elsewhere');
     expect(await tally([b.url], 4, key, from)).toEqual({ RateLimited: 4 });
   });
 
@@ -70,7 +76,7 @@ function defineTests() {
     expect(ready.body).toMatch(/^ready\nlimits: counted on this host since .*\(Redis: /);
 
     // Each host counts on its own now: 100 at one instance, and the other still answers.
-    const key = await createKey(a.db.knex, 'during the outage');
+    const key = await createKey(db.knex, 'during the outage');
     expect(await tally([a.url], 101, key)).toEqual({ OK: 100, RateLimited: 1 });
     expect(await tally([b.url], 3, key)).toEqual({ OK: 3 });
     // One warning per worker process, not one per request.
@@ -82,12 +88,12 @@ function defineTests() {
     expect(await bothShared()).toBe(true);
     expect(await eventually(async () => /^ready\nlimits: shared in Redis since /.test((await readyz(a)).body))).toBe(true);
     expect(logged('Redis answers again: limits are shared again').length).toBe(4);
-    const after = await createKey(a.db.knex, 'after the outage');
+    const after = await createKey(db.knex, 'after the outage');
     expect(await tally([a.url, b.url], 150, after)).toEqual({ OK: 100, RateLimited: 50 });
   });
 
   test('Redis frozen (connected, never answering): requests still answered (within the time-out), then shared again', async () => {
-    const key = await createKey(a.db.knex, 'frozen');
+    const key = await createKey(db.knex, 'frozen');
     redis.pause();
     try {
       // Without the time-out these would wait as long as Redis is frozen. Three misses in a row
