@@ -149,7 +149,8 @@ class RedisLink {
   describe(): string {
     if (this.state === 'up') return `limits: shared in Redis since ${this.since.toISOString()}`;
     if (this.state === 'connecting') return 'limits: counted on this host (connecting to Redis)';
-    return `limits: counted on this host since ${this.since.toISOString()} (Redis: ${this.reason})`;
+    // The reason (addresses, errors) goes to the log only: /readyz answers anyone.
+    return `limits: counted on this host since ${this.since.toISOString()} (Redis unavailable)`;
   }
 
   answered(): void {
