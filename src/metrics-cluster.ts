@@ -8,6 +8,11 @@ const SCRAPE_TIMEOUT_MS = 6_000;
 
 interface Answer { type: typeof ANSWER; id: number; text?: string; error?: string }
 
+// A worker answers the primary's collection from the start (with nothing until its app has a
+// registry): the primary waits for every connected worker, and one still starting would
+// otherwise hold every scrape for prom-client's 5 s and fail it.
+if (cluster.isWorker) new AggregatorRegistry();
+
 /**
  * In the cluster primary, before forking: a worker asked for the instance's metrics gets the
  * sum over all workers (prom-client's AggregatorRegistry; counters and histograms add up, each
@@ -30,7 +35,6 @@ export function aggregateWorkerMetrics(): void {
  */
 export function instanceScrape(registry: Registry): () => Promise<string> {
   AggregatorRegistry.setRegistries([registry]);
-  new AggregatorRegistry(); // answers the primary's requests for this worker's metrics
   let next = 0;
   const waiting = new Map<number, (a: Answer) => void>();
   process.on('message', (msg: Answer) => {
