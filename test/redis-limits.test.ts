@@ -35,7 +35,8 @@ if (!redisServerInstalled) {
     await seed(db.knex);
     const shared = { db, key: await createKey(db.knex, 'two instances') };
     [a, b] = await Promise.all([spawnServe(['--workers', '2'], env, shared), spawnServe(['--workers', '2'], env, shared)]);
-  });
+    // Six processes start here (about 15 s alone over the embedded database); more on a busy machine.
+  }, 120_000);
   afterAll(async () => {
     await b?.stop();
     await a?.stop();
