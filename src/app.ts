@@ -5,6 +5,7 @@ import type { Database } from './db/connect';
 import type { Logger } from './log';
 import { schemaIsCurrent } from './db/migrate';
 import { CredentialChecker } from './auth/credentials';
+import { LimitStore } from './auth/limit-store';
 import { errors, toServiceError } from './errors';
 import { RecordSerializer } from './xml/records';
 import { ENDPOINTS } from './bindings/endpoints';
@@ -47,14 +48,16 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   const results = new ResultCache(config.SVAPI_CACHE_MB * 1024 * 1024);
   const watcher = new DataChangeWatcher(knex, results, { listenUrl: ctx.db.listenUrl, pollMs: config.SVAPI_CACHE_CHECK_MS, logger });
   await watcher.start();
-  const metrics = createMetrics(knex, results);
+  const redis = config.SVAPI_REDIS_URL ? { url: config.SVAPI_REDIS_URL, timeoutMs: config.SVAPI_REDIS_TIMEOUT_MS } : undefined;
+  const limits = LimitStore.open(redis, logger);
+  const metrics = createMetrics(knex, results, limits);
   const log = accessLog(logger, (r) => metrics.observe(r));
 
   const binding: BindingContext = {
     knex,
     config,
     logger,
-    credentials: new CredentialChecker(knex, config),
+    credentials: new CredentialChecker(knex, config, limits),
     results,
     serializer: new RecordSerializer(),
     wsdl: new WsdlDocuments(config.SVAPI_NAMESPACE),
@@ -67,14 +70,16 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   app.get('/readyz', async (_req, res) => {
     try {
       const current = await schemaIsCurrent(knex);
-      res.status(current ? 200 : 503).type('text/plain').send(current ? 'ready' : 'schema not current');
+      // Limits counted on the host while Redis is away do not make the service unready; it says so.
+      const detail = limits.describe();
+      res.status(current ? 200 : 503).type('text/plain').send(`${current ? 'ready' : 'schema not current'}${detail ? `\n${detail}\n` : ''}`);
     } catch {
       res.status(503).type('text/plain').send('database unreachable');
     }
   });
   app.get('/metrics', async (_req, res, next) => {
     try {
-      const text = await metrics.registry.metrics();
+      const text = await metrics.scrape();
       res.type(metrics.registry.contentType).send(text);
     } catch (e) {
       next(e);
@@ -101,5 +106,11 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
     assignRequestId(req, res, logger);
     log(req, res);
   };
-  return { app: answerFavicon(frontRouter(handlers, begin, app)), stop: () => watcher.stop() };
+  return {
+    app: answerFavicon(frontRouter(handlers, begin, app)),
+    stop: async () => {
+      await watcher.stop();
+      await limits.close();
+    },
+  };
 }

@@ -5,6 +5,8 @@ import { createKnex, openDatabase, type Database } from './db/connect';
 import { demoCredential, type DemoCredential } from './auth/demo-key';
 import type { Logger } from './log';
 import { SHUTDOWN_GRACE_MS } from './server';
+import { holdHostCounts } from './auth/limit-store';
+import { aggregateWorkerMetrics } from './metrics-cluster';
 
 /** PGlite is single-threaded: more processes than this over the embedded database gain nothing. */
 export const EMBEDDED_MAX_WORKERS = 4;
@@ -125,5 +127,8 @@ export async function runPrimary(config: Config, requested: number, logger: Logg
   process.on('SIGTERM', () => stop());
   process.on('SIGINT', () => stop());
 
+  // The host's limit counters and the sum of the workers' metrics live here (README: Deployment).
+  holdHostCounts();
+  aggregateWorkerMetrics();
   for (let i = 0; i < workers; i++) fork();
 }

@@ -19,6 +19,9 @@ const schema = z.object({
   SVAPI_LANDAREA_GLOBALS: int(1).default(100).describe('globals returned by GetLandareaGlobals'),
   SVAPI_RATE_LIMIT: int(1).default(600).describe('requests a minute per DevID'),
   SVAPI_AUTH_FAIL_LIMIT: int(1).default(30).describe('failed credentials a minute per client address'),
+  SVAPI_REDIS_URL: z.string().url().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional()
+    .describe('Redis (redis://[:password@]host:port[/db]) where every instance counts the limits; unset = each host counts its own'),
+  SVAPI_REDIS_TIMEOUT_MS: int(1, 10_000).default(20).describe('longest wait for Redis on a request, in milliseconds; beyond it the host counts'),
   SVAPI_DB_TIMEOUT_MS: int(1).default(5000).describe('statement time-out in milliseconds'),
   SVAPI_MAX_BODY: int(1).default(65536).describe('largest request body in bytes (after inflation)'),
   SVAPI_KEY_CACHE_MS: int(0, 5000).default(2000).describe('how long a checked credential is cached'),

@@ -1,6 +1,9 @@
+import cluster from 'node:cluster';
 import client from 'prom-client';
 import type { Knex } from 'knex';
 import type { ResultCache } from './cache/result-cache';
+import type { LimitStore } from './auth/limit-store';
+import { instanceScrape } from './metrics-cluster';
 
 /** What the access log knows about a finished request, also what the request metrics count. */
 export interface RequestRecord {
@@ -13,6 +16,8 @@ export interface RequestRecord {
 export interface Metrics {
   registry: client.Registry;
   observe(r: RequestRecord): void;
+  /** The text of GET /metrics: this process's registry, or in a cluster worker the whole instance's. */
+  scrape(): Promise<string>;
 }
 
 interface TarnPool {
@@ -26,7 +31,7 @@ interface TarnPool {
  * the tests, do not collide). Labels come from fixed sets only: operation names from the
  * catalogue ('none' outside an operation), binding names and ServiceError codes.
  */
-export function createMetrics(knex: Knex, cache?: ResultCache): Metrics {
+export function createMetrics(knex: Knex, cache?: ResultCache, limits?: LimitStore): Metrics {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const requests = new client.Counter({
@@ -70,8 +75,19 @@ export function createMetrics(knex: Knex, cache?: ResultCache): Metrics {
     counter('svapi_cache_misses_total', 'Answers read from the database and stored in the answer cache', () => cache.misses);
     new client.Gauge({ name: 'svapi_cache_bytes', help: 'Size of the cached answers', registers: [registry], collect() { this.set(cache.bytes); } });
   }
+  if (limits?.sharedUp !== undefined) {
+    new client.Gauge({
+      name: 'svapi_shared_limits_up',
+      help: '1 while the limits are counted in Redis (SVAPI_REDIS_URL), 0 while this host counts them because Redis does not answer',
+      registers: [registry],
+      // Summed over a host's workers this would read 2 with one of them down: the instance is up when all are.
+      aggregator: 'min',
+      collect() { this.set(limits.sharedUp ? 1 : 0); },
+    });
+  }
   return {
     registry,
+    scrape: cluster.isWorker ? instanceScrape(registry) : () => registry.metrics(),
     observe(r) {
       // Label children kept by their (few, fixed) label values: looking them up is per request.
       const key = `${r.operation} ${r.binding} ${r.outcome}`;

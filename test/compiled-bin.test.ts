@@ -40,7 +40,7 @@ test('`svapi migrate` from the compiled bin migrates a new database', async () =
 describe('`svapi serve` from the compiled bin', () => {
   let svc: SpawnedServe;
   beforeAll(async () => {
-    svc = await spawnServe(['--workers', '1'], {}, SVAPI_COMPILED);
+    svc = await spawnServe(['--workers', '1'], {}, { svapi: SVAPI_COMPILED });
   });
   afterAll(() => svc?.stop());
 

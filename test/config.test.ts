@@ -18,6 +18,8 @@ test('a bad value names the variable and what is allowed', () => {
   expect(() => loadConfig({ SVAPI_TRUST_PROXY: 'maybe' })).toThrow(/SVAPI_TRUST_PROXY: .*"true"/);
   expect(() => loadConfig({ SVAPI_KEY_CACHE_MS: '60000' })).toThrow(/SVAPI_KEY_CACHE_MS/);
   expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/);
+  expect(() => loadConfig({ SVAPI_REDIS_URL: 'localhost:6379' })).toThrow(/SVAPI_REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/);
+  expect(loadConfig({ SVAPI_REDIS_URL: 'rediss://:secret@cache:6380/2' }).SVAPI_REDIS_URL).toBe('rediss://:secret@cache:6380/2');
 });
 
 test('values are parsed and empty means unset', () => {

@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { errors } from '../errors';
 import { activeKeyHash, keyMatches } from './keys';
+import { LimitStore, WINDOW_SECONDS, type Counter } from './limit-store';
 
 /** Most DevIDs whose key hash is cached; the least recently used is dropped beyond it. */
 export const KEY_CACHE_ENTRIES = 10_000;
-const WINDOW_SECONDS = 60;
 const FAILING_ADDRESSES = 100_000;
 
 export type CredentialSettings = Pick<Config, 'SVAPI_KEY_CACHE_MS' | 'SVAPI_RATE_LIMIT' | 'SVAPI_AUTH_FAIL_LIMIT'>;
@@ -31,23 +31,26 @@ export type CredentialSettings = Pick<Config, 'SVAPI_KEY_CACHE_MS' | 'SVAPI_RATE
  *   until the window (one minute from the address's first failure) ends. Refusing correct keys
  *   too means a guesser learns nothing from the answers while blocked.
  *
- * Both counters live in this process: with several instances each one counts on its own, so
- * the effective limits are per instance.
+ * Where the counts live is the LimitStore's business: this process, the host's cluster primary
+ * or Redis. Which addresses failed lately is known per process, so where others count too, a
+ * key that this process has not just accepted is also checked against the shared failure count.
  */
 export class CredentialChecker {
   private readonly cache: LRUCache<number, CachedKey> | undefined;
-  private readonly requests: RateLimiterMemory;
-  private readonly failures: RateLimiterMemory;
+  private readonly requests: Counter;
+  private readonly failures: Counter;
+  private readonly sharedCounts: boolean;
   private readonly failLimit: number;
   /** Addresses with a failed credential in the last window (see refuseBlocked). */
   private readonly failedLately = new LRUCache<string, true>({ max: FAILING_ADDRESSES, ttl: WINDOW_SECONDS * 1000 });
 
-  constructor(private readonly knex: Knex, settings: CredentialSettings) {
+  constructor(private readonly knex: Knex, settings: CredentialSettings, store = LimitStore.local()) {
     this.cache = settings.SVAPI_KEY_CACHE_MS > 0
       ? new LRUCache<number, CachedKey>({ max: KEY_CACHE_ENTRIES, ttl: Math.min(settings.SVAPI_KEY_CACHE_MS, 5000), updateAgeOnGet: false })
       : undefined;
-    this.requests = new RateLimiterMemory({ points: settings.SVAPI_RATE_LIMIT, duration: WINDOW_SECONDS });
-    this.failures = new RateLimiterMemory({ points: settings.SVAPI_AUTH_FAIL_LIMIT, duration: WINDOW_SECONDS });
+    this.requests = store.counter('requests', settings.SVAPI_RATE_LIMIT);
+    this.failures = store.counter('auth-failures', settings.SVAPI_AUTH_FAIL_LIMIT);
+    this.sharedCounts = store.shared;
     this.failLimit = settings.SVAPI_AUTH_FAIL_LIMIT;
   }
 
@@ -63,6 +66,8 @@ export class CredentialChecker {
         await this.fail(clientAddress);
         throw errors.auth();
       }
+      // Another process may have seen this address fail: a correct key is refused while blocked there too.
+      if (!blocked && this.sharedCounts) await this.blocked(clientAddress);
       // The entry keeps its age: a revocation still holds within SVAPI_KEY_CACHE_MS.
       if (cached) cached.lastMatched = presented;
       else this.cache?.set(devId, { hash: stored!, lastMatched: presented });
@@ -100,9 +105,12 @@ export class CredentialChecker {
    */
   private refuseBlocked(clientAddress: string): Promise<void> | undefined {
     if (!this.failedLately.has(clientAddress) && this.failedLately.size < FAILING_ADDRESSES) return undefined;
-    return this.failures.get(clientAddress).then((state) => {
-      if (state && state.consumedPoints > this.failLimit && state.msBeforeNext > 0) throw limited(state);
-    });
+    return this.blocked(clientAddress);
+  }
+
+  private async blocked(clientAddress: string): Promise<void> {
+    const state = await this.failures.get(clientAddress);
+    if (state && state.consumedPoints > this.failLimit && state.msBeforeNext > 0) throw limited(state);
   }
 }
 

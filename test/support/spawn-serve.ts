@@ -17,15 +17,21 @@ export interface SpawnedServe {
 }
 
 /**
- * `svapi serve ...args` (from source unless `svapi` says otherwise, see support/cli.ts) on a port
- * of its own over a fresh seeded database. Without
- * DATABASE_URL in the test environment the database is an embedded one in another process,
- * which the service is told it shares (as a cluster worker is).
+ * `svapi serve ...args` (from source unless `opts.svapi` says otherwise, see support/cli.ts) on a
+ * port of its own over a fresh seeded database, or over the database (and key) of another one
+ * (`opts.over`: a second instance; stop() leaves it). Without DATABASE_URL in the test environment
+ * the database is an embedded one in another process, which the service is told it shares (as a
+ * cluster worker is).
  */
-export async function spawnServe(args: string[] = [], env: NodeJS.ProcessEnv = {}, svapi = SVAPI_SOURCE): Promise<SpawnedServe> {
-  const db = await freshDatabase();
-  await seed(db.knex);
-  const key = await createKey(db.knex, 'spawned');
+export async function spawnServe(
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = {},
+  opts: { over?: Pick<SpawnedServe, 'db' | 'key'>; svapi?: string[] } = {},
+): Promise<SpawnedServe> {
+  const { over, svapi = SVAPI_SOURCE } = opts;
+  const db = over?.db ?? await freshDatabase();
+  if (!over) await seed(db.knex);
+  const key = over?.key ?? await createKey(db.knex, 'spawned');
   const child = spawn(process.execPath, [...svapi, 'serve', ...args], {
     cwd: ROOT,
     env: {
@@ -61,7 +67,7 @@ export async function spawnServe(args: string[] = [], env: NodeJS.ProcessEnv = {
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
-      await db.destroy();
+      if (!over) await db.destroy();
     },
   };
 }
