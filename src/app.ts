@@ -19,8 +19,16 @@ import type { Req, Res } from './bindings/exchange';
 import type { Endpoint } from './bindings/endpoints';
 import { accessLog } from './bindings/access-log';
 import { createMetrics } from './metrics';
+import { InFlightLimit } from './bindings/in-flight';
 import { ResultCache } from './cache/result-cache';
 import { DataChangeWatcher } from './cache/data-change-watcher';
+
+/**
+ * Default SVAPI_MAX_IN_FLIGHT per database connection: calls beyond the pool wait for a
+ * connection, and with twice the pool in flight an answered call waits about one call's time at
+ * most (docs/performance.md, overload).
+ */
+const IN_FLIGHT_PER_CONNECTION = 2;
 
 export interface AppContext {
   config: Config;
@@ -46,7 +54,8 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   const results = new ResultCache(config.SVAPI_CACHE_MB * 1024 * 1024);
   const watcher = new DataChangeWatcher(knex, results, { listenUrl: ctx.db.listenUrl, pollMs: config.SVAPI_CACHE_CHECK_MS, logger });
   await watcher.start();
-  const metrics = createMetrics(knex, results);
+  const limit = new InFlightLimit(config.SVAPI_MAX_IN_FLIGHT ?? IN_FLIGHT_PER_CONNECTION * config.SVAPI_DB_POOL_MAX, config.SVAPI_NAMESPACE, logger);
+  const metrics = createMetrics(knex, results, limit);
   const log = accessLog(logger, (r) => metrics.observe(r));
 
   const binding: BindingContext = {
@@ -83,7 +92,7 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
 
   const handlers = new Map<Endpoint, EndpointHandlers>();
   for (const endpoint of ENDPOINTS) {
-    const h: EndpointHandlers = { soap: await soapHandler(endpoint, binding), http: httpHandler(endpoint, binding) };
+    const h: EndpointHandlers = { soap: limit.soap(await soapHandler(endpoint, binding)), http: limit.http(endpoint, httpHandler(endpoint, binding)) };
     handlers.set(endpoint, h);
     // The front router sends the usual spellings of calls straight to these handlers.
     app.post(endpoint.path, h.soap);
@@ -100,5 +109,11 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
     assignRequestId(req, res, logger);
     log(req, res);
   };
-  return { app: frontRouter(handlers, begin, app), stop: () => watcher.stop() };
+  return {
+    app: frontRouter(handlers, begin, app),
+    stop: () => {
+      limit.stop();
+      return watcher.stop();
+    },
+  };
 }

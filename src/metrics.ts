@@ -26,7 +26,7 @@ interface TarnPool {
  * the tests, do not collide). Labels come from fixed sets only: operation names from the
  * catalogue ('none' outside an operation), binding names and ServiceError codes.
  */
-export function createMetrics(knex: Knex, cache?: ResultCache): Metrics {
+export function createMetrics(knex: Knex, cache?: ResultCache, limit?: { readonly inFlight: number; readonly refused: number }): Metrics {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const requests = new client.Counter({
@@ -69,6 +69,18 @@ export function createMetrics(knex: Knex, cache?: ResultCache): Metrics {
     counter('svapi_cache_hits_total', 'Answers served from the answer cache', () => cache.hits);
     counter('svapi_cache_misses_total', 'Answers read from the database and stored in the answer cache', () => cache.misses);
     new client.Gauge({ name: 'svapi_cache_bytes', help: 'Size of the cached answers', registers: [registry], collect() { this.set(cache.bytes); } });
+  }
+  if (limit) {
+    new client.Gauge({ name: 'svapi_requests_in_flight', help: 'Operation calls being worked on', registers: [registry], collect() { this.set(limit.inFlight); } });
+    new client.Counter({
+      name: 'svapi_overload_refused_total',
+      help: 'Operation calls refused at once (ServiceUnavailable) because SVAPI_MAX_IN_FLIGHT were in flight',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(limit.refused);
+      },
+    });
   }
   return {
     registry,
