@@ -26,7 +26,7 @@ interface TarnPool {
  * the tests, do not collide). Labels come from fixed sets only: operation names from the
  * catalogue ('none' outside an operation), binding names and ServiceError codes.
  */
-export function createMetrics(knex: Knex, cache?: ResultCache, limit?: { readonly inFlight: number; readonly refused: number }): Metrics {
+export function createMetrics(knex: Knex, cache?: ResultCache, limit?: { readonly max: number; readonly inFlight: number; readonly refused: number }): Metrics {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const requests = new client.Counter({
@@ -72,6 +72,7 @@ export function createMetrics(knex: Knex, cache?: ResultCache, limit?: { readonl
   }
   if (limit) {
     new client.Gauge({ name: 'svapi_requests_in_flight', help: 'Operation calls being worked on', registers: [registry], collect() { this.set(limit.inFlight); } });
+    new client.Gauge({ name: 'svapi_max_in_flight', help: 'Operation calls worked on at once at most (SVAPI_MAX_IN_FLIGHT)', registers: [registry], collect() { this.set(limit.max); } });
     new client.Counter({
       name: 'svapi_overload_refused_total',
       help: 'Operation calls refused at once (ServiceUnavailable) because SVAPI_MAX_IN_FLIGHT were in flight',

@@ -26,8 +26,9 @@ interface Refusal {
  * the bound is refused at once, before its body is read or parsed, with ServiceUnavailable and
  * Retry-After: under overload some callers get a quick answer instead of every caller a late one
  * (requests beyond the database pool only queue, and their wait grows with the queue). A call
- * counts from its handler's start until its response has closed. Pages, WSDLs, /healthz, /readyz
- * and /metrics do not pass here.
+ * counts from its handler's start until the handler has written its answer (or the connection
+ * closed first): the work, not the sending of the bytes, so answers from the cache hardly count
+ * even when many arrive together. Pages, WSDLs, /healthz, /readyz and /metrics do not pass here.
  */
 export class InFlightLimit {
   inFlight = 0;
@@ -35,9 +36,6 @@ export class InFlightLimit {
   refused = 0;
   private readonly refusals: Record<Binding, Refusal>;
   private readonly headers: Record<string, string>;
-  private readonly release = () => {
-    this.inFlight--;
-  };
   private overload: { timer: NodeJS.Timeout; since: number; refused: number; reported: number } | undefined;
 
   constructor(readonly max: number, ns: string, private readonly logger: Logger) {
@@ -54,7 +52,8 @@ export class InFlightLimit {
   /** `handler` (SOAP on an endpoint path) behind the bound; a refusal is a fault of the request's SOAP version. */
   soap(handler: Handler): Handler {
     return (req, res) => {
-      if (this.admit(res)) return handler(req, res);
+      const release = this.admit(res);
+      if (release) return settled(handler(req, res), release);
       const version = soapVersionOf(parseContentType(req.headers['content-type']));
       const binding = version === '1.1' ? 'soap11' : version === '1.2' ? 'soap12' : undefined;
       if (binding) res.locals.binding = binding;
@@ -65,7 +64,8 @@ export class InFlightLimit {
   /** `handler` (HTTP GET/POST on `<path>/<Operation>`) behind the bound. */
   http(endpoint: Endpoint, handler: OperationHandler): OperationHandler {
     return (req, res, operation) => {
-      if (this.admit(res)) return handler(req, res, operation);
+      const release = this.admit(res);
+      if (release) return settled(handler(req, res, operation), release);
       res.locals.binding = req.method === 'GET' ? 'http-get' : req.method === 'POST' ? 'http-post' : 'other';
       res.locals.operation = findOperation(endpoint.name, operation)?.name;
       this.refuse(res, 'http');
@@ -78,11 +78,19 @@ export class InFlightLimit {
     this.overload = undefined;
   }
 
-  private admit(res: Res): boolean {
-    if (this.inFlight >= this.max) return false;
+  /** Counts the call in, or undefined beyond the bound; the function returned counts it out (once). */
+  private admit(res: Res): (() => void) | undefined {
+    if (this.inFlight >= this.max) return undefined;
     this.inFlight++;
-    res.once('close', this.release);
-    return true;
+    let counted = true;
+    const release = () => {
+      if (!counted) return;
+      counted = false;
+      this.inFlight--;
+      res.off('close', release);
+    };
+    res.once('close', release);
+    return release;
   }
 
   private refuse(res: Res, binding: Binding): void {
@@ -116,4 +124,9 @@ export class InFlightLimit {
     overload.timer.unref();
     this.overload = overload;
   }
+}
+
+function settled(result: void | Promise<void>, then: () => void): void | Promise<void> {
+  if (!result) return then();
+  return result.finally(then);
 }
