@@ -18,7 +18,8 @@ beforeAll(async () => {
   dataDir = path.join(parent, 'data');
   child = spawn(process.execPath, [path.join(ROOT, 'bin/svapi.js'), 'serve'], {
     cwd: ROOT,
-    env: { ...process.env, ...embeddedEnv(), PORT: '0', HOST: '127.0.0.1' },
+    // 50 calls at once below: more than the default overload bound.
+    env: { ...process.env, ...embeddedEnv(), PORT: '0', HOST: '127.0.0.1', SVAPI_MAX_IN_FLIGHT: '100' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const rl = readline.createInterface({ input: child.stdout! });
