@@ -37,9 +37,11 @@ export interface ServiceApp {
 }
 
 /**
- * Half the pool: measured with Postgres on the same 2 cores, uncached FindItems of 1,000 items
- * answered the most per second with 5 calls in flight and uncached GetMonster was within a tenth
- * of its best from 4; beyond that only the waiting grew (docs/performance.md, Overload).
+ * Half the pool. Measured with Postgres on the same 2 cores (docs/performance.md, Overload):
+ * uncached FindItems of 1,000 items gained little beyond 5 calls in flight while their p99 grew
+ * with every call added, and at 4x that load refusals took more than 100 ms once 10 were in
+ * flight (the database's processes crowd the cores); uncached GetMonster served 1,700 a second at
+ * 4 in flight, 1,900 at 8.
  */
 export const defaultMaxInFlight = (poolMax: number) => Math.ceil(poolMax / 2);
 
