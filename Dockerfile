@@ -1,22 +1,27 @@
 # syntax=docker/dockerfile:1
-# Build stage: production dependencies only (TypeScript runs through tsx, a runtime dependency).
-FROM node:20-bookworm-slim AS deps
+# Build stage: all dependencies, then `npm run build` compiles the TypeScript to dist/.
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# npm install, not npm ci: the lock file may lack other platforms' optional packages (see .ci/run).
-RUN npm install --omit=dev --no-audit --no-fund
-
-# Runtime stage: non-root, no build tools, no dev dependencies.
-FROM node:20-bookworm-slim
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
-WORKDIR /app
-COPY --from=deps /app/node_modules ./node_modules
-COPY package.json package-lock.json tsconfig.json ./
-COPY bin ./bin
+# --ignore-scripts: `prepare` would build before the sources are copied; the build is the next step.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY migrations ./migrations
 COPY seeds ./seeds
+RUN npm run build
+
+# Runtime stage: production dependencies only, the compiled code and the files it reads; non-root.
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: `prepare` builds, which needs the dev dependencies; dist/ comes from the build stage.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+COPY --from=build /app/dist ./dist
+COPY bin ./bin
 COPY wsdl ./wsdl
+COPY seeds/data ./seeds/data
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"

@@ -12,8 +12,13 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000004_data_version': dataVersion,
 };
 
-export const migrationSource: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations).sort(),
-  getMigrationName: (name) => name,
-  getMigration: async (name) => migrations[name],
+/** Every migration's name, in the order they run. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations).sort();
+
+// Each migration is named by a spec shaped like knex's own file specs ({ file }), which
+// `npx knex migrate:list` prints.
+export const migrationSource: Knex.MigrationSource<{ file: string }> = {
+  getMigrations: async () => MIGRATION_NAMES.map((file) => ({ file })),
+  getMigrationName: (spec) => spec.file,
+  getMigration: async (spec) => migrations[spec.file],
 };

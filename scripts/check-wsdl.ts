@@ -47,6 +47,7 @@ import {
   serialize,
   type XElement,
 } from './wsdl/xml-tree';
+import { soapActionFor } from '../src/bindings/soap/action';
 
 export interface Problem {
   file: string;
@@ -66,7 +67,8 @@ export const RULES: Record<string, string> = {
   'REF-PORTTYPE': 'Every binding type= resolves to a portType',
   'REF-BINDING': 'Every service port binding= resolves to a binding, and the port has an address with a location',
   'BINDING-KIND': 'Every binding has exactly one soap:binding, soap12:binding or http:binding',
-  'BP-R2718': 'A binding has the same operations as its portType, each with the same input/output and the same named faults',
+  'BP-R2718': 'A binding has the same operations as its portType, each with the same input/output; a SOAP 1.1 binding binds the same named faults',
+  'SOAP12-NO-FAULT': 'The SOAP 1.2 binding binds no wsdl:fault: Axis 1.4 refuses soap12:fault; the portType and SOAP 1.1 binding keep the typed fault',
   'BP-R2105': 'Every xs:schema in wsdl:types has a targetNamespace',
   'BP-R2702': 'soap:binding/soap12:binding has transport="http://schemas.xmlsoap.org/soap/http" (BP R2701, R2702)',
   'BP-R2705': 'A SOAP binding uses one style for all its operations; this service uses document style throughout',
@@ -77,9 +79,9 @@ export const RULES: Record<string, string> = {
   'BP-R2204': 'Every part a document-literal soap:body binds is declared with element=, not type=',
   'BP-R2205': 'Every fault message has exactly one part, declared with element=; every binding fault has a soap:fault whose name matches the wsdl:fault name (BP R2205, R2721, R2754)',
   'BP-R2710': 'Operations of a SOAP binding have distinct wire signatures: distinct soap:Body child elements',
-  'SOAP-ACTION': 'Every SOAP operation has soap:operation soapAction="<targetNamespace>/<Operation>" (CONTRACT §1), distinct within the binding',
+  'SOAP-ACTION': 'Every SOAP operation has soap:operation soapAction="<targetNamespace>/<Operation>" (CONTRACT §1: no second / when the namespace ends in one), distinct within the binding',
   'HTTP-BINDING': 'HTTP bindings: verb GET or POST; http:operation location="/<Operation>"; GET input http:urlEncoded, POST input mime:content application/x-www-form-urlencoded; input parts by type=; output mime:mimeXml naming the single element= part of the output message',
-  'SVAPI-NAMESPACE': 'The targetNamespace is the placeholder SVAPI, and every occurrence of SVAPI is an attribute value equal to SVAPI or starting with SVAPI/ (the server substitutes the configured namespace textually)',
+  'SVAPI-NAMESPACE': 'The targetNamespace is the placeholder SVAPI, and every occurrence of SVAPI is an attribute value equal to SVAPI or a soapAction starting with SVAPI/ (the server sets the configured namespace in the former and recomputes the latter)',
   'SVAPI-PORTS': 'One service <S> with ports <S>Soap (SOAP 1.1), <S>Soap12 (SOAP 1.2), <S>HttpGet and <S>HttpPost, all at the same absolute http address',
   'SVAPI-FAULT': 'Every SOAP portType operation declares wsdl:fault name="ServiceError" with a message whose part is element tns:ServiceError (CONTRACT §7)',
   'CONTRACT-OCCURS': 'Fields of sequences: int/decimal/boolean/dateTime minOccurs="1" maxOccurs="1"; string and complex minOccurs="0" maxOccurs="1"; ArrayOf items minOccurs="0" maxOccurs="unbounded" (ServiceError excepted)',
@@ -211,6 +213,15 @@ function checkBindingAgainstPortType(m: WsdlModel, b: BindingModel, report: Repo
     }
     if (!!op.input !== !!pop.input) report('BP-R2718', op.el, `${b.name}.${op.name}: input present in only one of binding and portType`);
     if (!!op.output !== !!pop.output) report('BP-R2718', op.el, `${b.name}.${op.name}: output present in only one of binding and portType`);
+    // Axis 1.4's WSDL2Java (with wsdl4j 1.6) does not recognise soap12:fault and refuses the whole
+    // WSDL ("Missing <soap:fault> element inFault"). So the SOAP 1.2 binding binds no fault, which
+    // WSDL 1.1 allows and WS-I BP 1.1 (SOAP 1.1 only) does not cover: wsimport keeps the portType's
+    // fault with a warning, gSOAP collects fault details per service rather than per binding,
+    // .NET, zeep and node-soap read the detail whatever the binding says.
+    if (b.kind === 'soap12') {
+      for (const f of op.faults) report('SOAP12-NO-FAULT', f, `${b.name}.${op.name}: wsdl:fault "${attr(f, 'name') ?? ''}" in the SOAP 1.2 binding`);
+      continue;
+    }
     const bf = op.faults.map((f) => attr(f, 'name') ?? '').sort();
     const pf = pop.faults.map((f) => f.name ?? '').sort();
     if (bf.join(',') !== pf.join(',')) report('BP-R2718', op.el, `${b.name}.${op.name}: faults [${bf.join(', ')}] differ from the portType's [${pf.join(', ')}]`);
@@ -238,7 +249,7 @@ function checkSoapBinding(m: WsdlModel, b: BindingModel, report: Report): void {
     if (style !== bindingStyle) report('BP-R2705', soapOp ?? op.el, `${b.name}.${op.name}: style "${style}" differs from the binding's "${bindingStyle}"`);
 
     // soapAction
-    const expected = `${m.tns}/${op.name}`;
+    const expected = soapActionFor(m.tns, op.name);
     const action = soapOp ? attr(soapOp, 'soapAction') : undefined;
     if (!soapOp) report('SOAP-ACTION', op.el, `${b.name}.${op.name} has no soap operation element`);
     else if (action !== expected) report('SOAP-ACTION', soapOp, `${b.name}.${op.name}: soapAction is ${action === undefined ? 'missing' : `"${action}"`}, expected "${expected}"`);
@@ -429,12 +440,12 @@ function countOccurrences(haystack: string, needle: string): number {
 function checkNamespacePlaceholder(m: WsdlModel, report: Report): void {
   const P = PLACEHOLDER_NAMESPACE;
   if (m.tns !== P) report('SVAPI-NAMESPACE', m.root, `targetNamespace is "${m.tns}"; the WSDL files use the placeholder "${P}"`);
-  const substitutable = (v: string): boolean => v === P || v.startsWith(`${P}/`);
   let inAttrs = 0;
   for (const el of [m.root, ...descendants(m.root)]) {
-    for (const v of [...el.attrs.map((a) => a.value), ...el.nsDecls.map(([, u]) => u)]) {
-      if (substitutable(v)) inAttrs += countOccurrences(v, P);
-      else if (v.includes(P)) report('SVAPI-NAMESPACE', el, `attribute value "${v}" contains ${P} but is neither ${P} nor ${P}/...`);
+    const values = [...el.attrs.map((a) => [a.local, a.value]), ...el.nsDecls.map(([, u]) => ['xmlns', u])];
+    for (const [name, v] of values) {
+      if (v === P || (name === 'soapAction' && v.startsWith(`${P}/`))) inAttrs += countOccurrences(v, P);
+      else if (v.includes(P)) report('SVAPI-NAMESPACE', el, `attribute value "${v}" contains ${P} but is neither ${P} nor a soapAction ${P}/...`);
     }
   }
   const total = countOccurrences(m.text, P);
@@ -442,7 +453,7 @@ function checkNamespacePlaceholder(m: WsdlModel, report: Report): void {
     const lines = m.text.split('\n');
     const bad = lines
       .map((l, i) => [l, i + 1] as const)
-      .filter(([l]) => l.includes(P) && !/="SVAPI(\/[^"]*)?"/.test(l))
+      .filter(([l]) => l.includes(P) && !/="SVAPI"|soapAction="SVAPI\//.test(l))
       .map(([, n]) => n);
     report('SVAPI-NAMESPACE', undefined, `${total - inAttrs} occurrence(s) of ${P} outside substitutable attribute values (lines ${bad.join(', ') || '?'}): the server would not rewrite them`);
   }

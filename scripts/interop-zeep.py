@@ -1,10 +1,18 @@
 #!/usr/bin/env python3
 """Interoperability check with Python zeep: imports the WSDL each endpoint serves and calls every
 operation through both SOAP ports (<Service>Soap and <Service>Soap12), checking that the answers
-make sense for the sample dataset (seeds/data) and come back in zeep's types (Decimal for
-xsd:decimal, timezone-aware datetime for xsd:dateTime, bool, int).
+make sense for the sample dataset (seeds/data), hold the records the HTTP GET binding gives for
+the same call, and come back in zeep's types (Decimal for xsd:decimal, timezone-aware datetime for
+xsd:dateTime, bool, int); and that faults (NotFound, InvalidParameter, AuthenticationFailed) reach
+zeep with their ServiceError detail.
 
     python3 scripts/interop-zeep.py <base_url> <DevID> <DevKey>
+    python3 scripts/interop-zeep.py --wsdl-dir <dir> <base_url> <DevID> <DevKey>
+
+With --wsdl-dir the clients are built from <dir>/{weapons,item,hunting,auction}.wsdl instead of
+the served WSDLs (the legacy-shaped ones in test/fixtures/legacy-wsdl, or those
+scripts/legacy-wsdl.ts writes for another namespace), with each port's address set to
+<base_url><path>; the namespace is the files'.
 
 Prints one line per call ("ok" or "FAIL ..."), then a summary; exits 1 when any call failed,
 2 on bad usage or when zeep is missing (Debian: apt-get install python3-zeep).
@@ -12,28 +20,30 @@ Prints one line per call ("ok" or "FAIL ..."), then a summary; exits 1 when any 
 
 import datetime
 import decimal
+import os
 import sys
 import traceback
+import urllib.parse
 
 try:
     import zeep
     from zeep.plugins import Plugin
     from zeep.transports import Transport
+    from lxml import etree
 except ImportError as e:  # pragma: no cover - reported to the caller
     print(f"zeep is not importable ({e}); install python3-zeep", file=sys.stderr)
     sys.exit(2)
 
-NS = "SVAPI"
 ENVELOPE_NS = {
     "Soap": "http://schemas.xmlsoap.org/soap/envelope/",
     "Soap12": "http://www.w3.org/2003/05/soap-envelope",
 }
 CONTENT_TYPE = {"Soap": "text/xml", "Soap12": "application/soap+xml"}
 ENDPOINTS = [
-    ("Weapons", "/api/weapons.asmx"),
-    ("Item", "/api/item.asmx"),
-    ("Hunting", "/API/hunting.asmx"),
-    ("Auction", "/api/auction.asmx"),
+    ("Weapons", "/api/weapons.asmx", "weapons.wsdl"),
+    ("Item", "/api/item.asmx", "item.wsdl"),
+    ("Hunting", "/API/hunting.asmx", "hunting.wsdl"),
+    ("Auction", "/api/auction.asmx", "auction.wsdl"),
 ]
 
 
@@ -208,28 +218,122 @@ CALLS = [
 ]
 
 
-def check_wire(wire, port, operation, where):
+def utc(text):
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+GLOBAL_KEY = [("Monster/MonsterID", int), ("TimeStamp", utc), ("GlobalValue", int), ("Player/PlayerID", int),
+              ("GlobalType/GlobalTypeID", int), ("Landarea/AreaID", int)]
+# operation -> (record element, or None for a single record; fields that identify a record, with the
+# parser that turns the HTTP GET document's text into zeep's value)
+RECORD_KEYS = {
+    "GetWeapons": ("Weapon", [("WeaponID", int), ("WeaponName", str), ("TTValue", decimal.Decimal)]),
+    "FindItems": ("Item", [("ItemID", int), ("ItemName", str), ("TTValue", decimal.Decimal)]),
+    "GetMonsters": ("Monster", [("MonsterID", int), ("MonsterName", str)]),
+    "GetMonster": (None, [("MonsterID", int), ("MonsterName", str)]),
+    "GetMonsterGlobals": ("HuntingGlobal", GLOBAL_KEY),
+    "GetPlayerGlobals": ("HuntingGlobal", GLOBAL_KEY),
+    "GetLandareaGlobals": ("HuntingGlobal", GLOBAL_KEY),
+    "GetAuctionCategories": ("AuctionCategory", [("CategoryID", int), ("CategoryName", str)]),
+}
+
+# faults clients meet: (service, operation, arguments after the credentials, wrong DevKey?, Code, Parameter)
+FAULTS = [
+    ("Hunting", "GetMonster", {"MonsterID": 987654321}, False, "NotFound", None),
+    ("Hunting", "GetMonsterGlobals", {"MonsterID": 5, "NumberOfGlobals": 0}, False, "InvalidParameter", "NumberOfGlobals"),
+    ("Auction", "GetAuctionCategories", {}, True, "AuthenticationFailed", None),
+]
+
+
+class HttpGet:
+    """The same call through the HTTP GET binding: the answer zeep's must agree with."""
+
+    def __init__(self, session, base, ns):
+        self.session, self.base, self.ns = session, base, ns
+
+    def document(self, path, operation, params):
+        url = f"{self.base}{path}/{operation}?{urllib.parse.urlencode({k: str(v) for k, v in params.items()})}"
+        response = self.session.get(url, timeout=30)
+        return response.status_code, etree.fromstring(response.content)
+
+    def keys(self, path, operation, params):
+        status, root = self.document(path, operation, params)
+        check(status == 200, f"HTTP GET {operation}: status {status}")
+        record, fields = RECORD_KEYS[operation]
+        elements = [root] if record is None else root.findall("{%s}%s" % (self.ns, record))
+        def text(element, path):
+            return element.findtext("/".join("{%s}%s" % (self.ns, step) for step in path.split("/")))
+        return [tuple(parse(text(e, p)) for p, parse in fields) for e in elements]
+
+
+def zeep_keys(operation, result):
+    record, fields = RECORD_KEYS[operation]
+    values = [result] if record is None else records(result, record)
+
+    def get(value, path):
+        for step in path.split("/"):
+            value = getattr(value, step)
+        return value
+    return [tuple(get(v, p) for p, _ in fields) for v in values]
+
+
+def service_error(element, ns):
+    """Code, Message and Parameter of the <ServiceError> child of `element` (None when there is none)."""
+    e = element.find("{%s}ServiceError" % ns) if element is not None else None
+    if e is None:
+        return None
+    return {f: e.findtext("{%s}%s" % (ns, f)) for f in ("Code", "Message", "Parameter")}
+
+
+def check_wire(wire, port, operation, where, ns, fault=False):
     """The call really went as SOAP 1.1 or 1.2, and came back in that version."""
     check(wire.sent is not None and wire.received is not None, f"{where}: nothing seen on the wire")
     headers, envelope = wire.sent
     content_type = headers.get("Content-Type", "")
     check(content_type.split(";")[0].strip() == CONTENT_TYPE[port], f"{where}: sent Content-Type {content_type!r}")
     check(envelope.tag == "{%s}Envelope" % ENVELOPE_NS[port], f"{where}: sent envelope {envelope.tag}")
+    body = envelope.find("{%s}Body" % ENVELOPE_NS[port])
+    check(body is not None and len(body) == 1 and body[0].tag == "{%s}%s" % (ns, operation),
+          f"{where}: request body is not {operation} in {ns}")
     headers, envelope = wire.received
     content_type = headers.get("Content-Type", headers.get("content-type", ""))
     check(content_type == CONTENT_TYPE[port] + "; charset=utf-8", f"{where}: answer Content-Type {content_type!r}")
     check(envelope.tag == "{%s}Envelope" % ENVELOPE_NS[port], f"{where}: answer envelope {envelope.tag}")
     body = envelope.find("{%s}Body" % ENVELOPE_NS[port])
-    check(body is not None and len(body) == 1 and body[0].tag == "{%s}%sResponse" % (NS, operation),
-          f"{where}: answer body is not {operation}Response")
+    answer = "{%s}Fault" % ENVELOPE_NS[port] if fault else "{%s}%sResponse" % (ns, operation)
+    check(body is not None and len(body) == 1 and body[0].tag == answer, f"{where}: answer body is not {answer}")
+
+
+def load_client(wsdl_dir, base, service, path, wsdl_file, transport, wire):
+    """(client, namespace, {port: proxy}) for the served WSDL, or the one in wsdl_dir at base's address."""
+    if wsdl_dir is None:
+        client = zeep.Client(f"{base}{path}?wsdl", transport=transport, plugins=[wire])
+        for port in ("Soap", "Soap12"):
+            address = client.wsdl.services[service].ports[f"{service}{port}"].binding_options["address"]
+            check(address == base + path, f"{service}{port} address {address!r}, expected {base + path!r}")
+    else:
+        client = zeep.Client(os.path.join(wsdl_dir, wsdl_file), transport=transport, plugins=[wire])
+    ports = sorted(client.wsdl.services[service].ports)
+    check(f"{service}Soap" in ports and f"{service}Soap12" in ports, f"ports {ports}")
+    binding = next(str(b) for b in client.wsdl.bindings if str(b).endswith(f"}}{service}Soap"))
+    ns = binding[1:binding.index("}")]
+    if wsdl_dir is None:
+        proxies = {port: client.bind(service, f"{service}{port}") for port in ("Soap", "Soap12")}
+    else:
+        proxies = {port: client.create_service("{%s}%s%s" % (ns, service, port), base + path) for port in ("Soap", "Soap12")}
+    return ns, ports, proxies
 
 
 def main(argv):
-    if len(argv) != 4:
-        print("usage: interop-zeep.py <base_url> <DevID> <DevKey>", file=sys.stderr)
+    args = argv[1:]
+    wsdl_dir = None
+    if args[:1] == ["--wsdl-dir"] and len(args) >= 2:
+        wsdl_dir, args = args[1], args[2:]
+    if len(args) != 3:
+        print("usage: interop-zeep.py [--wsdl-dir <dir>] <base_url> <DevID> <DevKey>", file=sys.stderr)
         return 2
-    base, dev_id, dev_key = argv[1].rstrip("/"), int(argv[2]), argv[3]
-    print(f"zeep {zeep.__version__} against {base}")
+    base, dev_id, dev_key = args[0].rstrip("/"), int(args[1]), args[2]
+    print(f"zeep {zeep.__version__} against {base}, WSDLs {'served' if wsdl_dir is None else 'from ' + wsdl_dir}")
     failures = 0
     calls = 0
 
@@ -241,48 +345,59 @@ def main(argv):
         print(f"{'ok  ' if ok else 'FAIL'} {where}: {detail}", flush=True)
 
     transport = Transport(timeout=30, operation_timeout=60)
-    for service, path in ENDPOINTS:
-        wsdl_url = f"{base}{path}?wsdl"
+    for service, path, wsdl_file in ENDPOINTS:
         wire = Wire()
         try:
-            client = zeep.Client(wsdl_url, transport=transport, plugins=[wire])
-            ports = sorted(client.wsdl.services[service].ports)
-            check(f"{service}Soap" in ports and f"{service}Soap12" in ports, f"ports {ports}")
-            for port in ("Soap", "Soap12"):
-                address = client.wsdl.services[service].ports[f"{service}{port}"].binding_options["address"]
-                check(address == base + path, f"{service}{port} address {address!r}, expected {base + path!r}")
+            ns, ports, proxies = load_client(wsdl_dir, base, service, path, wsdl_file, transport, wire)
         except Exception as e:  # noqa: BLE001 - any import problem is a failure to report
-            report(f"{service} WSDL {wsdl_url}", False, f"{type(e).__name__}: {e}")
+            report(f"{service} WSDL", False, f"{type(e).__name__}: {e}")
             continue
-        report(f"{service} WSDL", True, f"ports {', '.join(ports)}")
+        report(f"{service} WSDL", True, f"namespace {ns}, ports {', '.join(ports)}")
+        http_get = HttpGet(transport.session, base, ns)
 
         for port in ("Soap", "Soap12"):
-            proxy = client.bind(service, f"{service}{port}")
+            proxy = proxies[port]
             results = {}
-            for call_service, operation, args, checker in CALLS:
+            for call_service, operation, call_args, checker in CALLS:
                 if call_service != service:
                     continue
                 where = f"{service}{port}.{operation}"
                 try:
-                    result = getattr(proxy, operation)(DevID=dev_id, DevKey=dev_key, **args)
-                    check_wire(wire, port, operation, where)
+                    result = getattr(proxy, operation)(DevID=dev_id, DevKey=dev_key, **call_args)
+                    check_wire(wire, port, operation, where, ns)
                     detail = checker(result, where)
+                    expected = http_get.keys(path, operation, {"DevID": dev_id, "DevKey": dev_key, **call_args})
+                    got = zeep_keys(operation, result)
+                    check(got == expected, f"{where}: records differ from HTTP GET's: {got[:3]}... vs {expected[:3]}...")
                     results[operation] = zeep.helpers.serialize_object(result)
-                    report(where, True, detail)
+                    report(where, True, f"{detail}, as HTTP GET")
                 except Exception as e:  # noqa: BLE001
                     if not isinstance(e, (Failure, zeep.exceptions.Fault)):
                         traceback.print_exc(file=sys.stderr)
                     report(where, False, f"{type(e).__name__}: {e}")
 
-            if service == "Hunting":
-                where = f"{service}{port}.GetMonster(unknown ID)"
+            for call_service, operation, call_args, wrong_key, code, parameter in FAULTS:
+                if call_service != service:
+                    continue
+                where = f"{service}{port}.{operation}({code})"
+                key = dev_key + "-wrong" if wrong_key else dev_key
                 try:
-                    proxy.GetMonster(DevID=dev_id, DevKey=dev_key, MonsterID=987654321)
+                    getattr(proxy, operation)(DevID=dev_id, DevKey=key, **call_args)
                     report(where, False, "no fault")
                 except zeep.exceptions.Fault as f:
-                    code = f.detail.find("{%s}ServiceError/{%s}Code" % (NS, NS)) if f.detail is not None else None
-                    ok = code is not None and code.text == "NotFound"
-                    report(where, ok, f"fault {f.code}: {f.message} ({code.text if code is not None else 'no ServiceError detail'})")
+                    try:
+                        check_wire(wire, port, operation, where, ns, fault=True)
+                        got = service_error(f.detail, ns)
+                        check(got is not None, f"fault {f.code} {f.message!r} without ServiceError detail in {ns}")
+                        check(got["Code"] == code and got["Parameter"] == parameter and got["Message"],
+                              f"ServiceError {got}, expected Code {code}, Parameter {parameter}")
+                        _, document = http_get.document(path, operation, {"DevID": dev_id, "DevKey": key, **call_args})
+                        check(document.tag == "{%s}ServiceError" % ns, f"HTTP GET answered {document.tag}")
+                        expected = {c: document.findtext("{%s}%s" % (ns, c)) for c in ("Code", "Message", "Parameter")}
+                        check(got == expected, f"ServiceError {got}, HTTP GET says {expected}")
+                        report(where, True, f"fault {f.code}: {got['Message']}")
+                    except Failure as e:
+                        report(where, False, str(e).removeprefix(f"{where}: "))
                 except Exception as e:  # noqa: BLE001
                     report(where, False, f"{type(e).__name__}: {e}")
 

@@ -18,6 +18,7 @@ import { frontRouter, type EndpointHandlers } from './bindings/router';
 import type { Req, Res } from './bindings/exchange';
 import type { Endpoint } from './bindings/endpoints';
 import { accessLog } from './bindings/access-log';
+import { answerFavicon } from './bindings/favicon';
 import { createMetrics } from './metrics';
 import { InFlightLimit } from './bindings/in-flight';
 import { ResultCache } from './cache/result-cache';
@@ -112,7 +113,7 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
     log(req, res);
   };
   return {
-    app: frontRouter(handlers, begin, app),
+    app: answerFavicon(frontRouter(handlers, begin, app)),
     stop: () => {
       limit.stop();
       return watcher.stop();

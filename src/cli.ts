@@ -1,10 +1,11 @@
 import { Command, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
-import { loadConfig, configReference, ConfigError, type Config } from './config';
-import { openDatabase } from './db/connect';
-import { migrateLatest } from './db/migrate';
-import { createKey, listKeys, revokeKey } from './auth/keys';
+import { loadConfig, loadDatabaseConfig, environmentHelp, ConfigError, DATABASE_SETTINGS, type Config, type DatabaseConfig } from './config';
+import { databaseLocation, openDatabase } from './db/connect';
+import { migrateLatest, requireCurrentSchema } from './db/migrate';
+import { createKey, listKeys, revokeKey, type DevKeyInfo } from './auth/keys';
 import { loadDataset, DatasetError, type LoadOptions } from './load';
+import { datasetHelp } from './load/help';
 import cluster from 'node:cluster';
 import os from 'node:os';
 import { createLogger, type Logger } from './log';
@@ -13,23 +14,25 @@ import { runPrimary, startupLines, SHARED_EMBEDDED_ENV } from './cluster';
 
 const program = new Command('svapi')
   .description('Game data query service: SOAP 1.1/1.2 and HTTP GET/POST over a Postgres database')
-  .addHelpText('after', () => `\nEnvironment (validated at start-up):\n${configReference()
-    .map((v) => `  ${v.name.padEnd(24)} ${v.description} [default: ${v.default}]`)
-    .join('\n')}\n`);
+  .addHelpText('after', () => environmentHelp());
+
+/** What opening (or first creating) the embedded database is doing, on stderr: stdout stays the command's answer. */
+const report = (line: string) => process.stderr.write(`${line}\n`);
 
 program
   .command('serve')
   .description('start the service (embedded database with sample data when DATABASE_URL is unset)')
   .option('-p, --port <port>', 'port to listen on (overrides PORT)', parsePort)
   .option('-w, --workers [n]', 'serve from n worker processes (node:cluster); default: one per core', parseWorkers)
+  .addHelpText('after', () => environmentHelp())
   .action(async (opts: { port?: number; workers?: number | true }) => {
     const config = withConfig();
     if (opts.port !== undefined) config.PORT = opts.port;
     const logger = createLogger(config.LOG_LEVEL);
     if (cluster.isWorker) return serveWorker(config, logger);
     const workers = typeof opts.workers === 'number' ? opts.workers : os.availableParallelism();
-    if (workers > 1) return runPrimary(config, workers, logger);
-    const running = await startServer(config, logger);
+    if (workers > 1) return runPrimary(config, workers, logger, report);
+    const running = await startServer(config, logger, { report });
     process.stdout.write(startupLines({
       url: running.url,
       database: config.DATABASE_URL ? 'DATABASE_URL' : `embedded (${config.SVAPI_DATA_DIR})`,
@@ -71,23 +74,25 @@ function stopOnSignal(running: RunningServer, logger: Logger): void {
 
 program
   .command('migrate')
-  .description('bring the database schema up to date')
+  .description('bring the database schema up to date (what `npx knex migrate:latest` does too)')
+  .addHelpText('after', () => environmentHelp(DATABASE_SETTINGS))
   .action(() => withAdminDb(async (knex) => {
     const applied = await migrateLatest(knex);
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'schema already current');
-  }));
+  }, { needsSchema: false }));
 
 program
   .command('load')
   .description('validate a dataset folder of CSV files, then write it in one transaction (or nothing)')
-  .argument('<dir>', 'folder of CSV files (see README: dataset format)')
+  .argument('<dir>', 'dataset folder: CSV files, as described below')
   .option('--replace', 'also remove records of the loaded kinds that the dataset lacks', false)
+  .addHelpText('after', () => `${datasetHelp()}${environmentHelp(DATABASE_SETTINGS)}`)
   .action((dir: string, opts: { replace: boolean }) => withAdminDb(async (knex) => {
     const progress = process.stderr.isTTY ? progressBars() : undefined;
     try {
-      const report = await loadDataset(knex, dir, { replace: opts.replace, onProgress: progress?.update });
+      const loaded = await loadDataset(knex, dir, { replace: opts.replace, onProgress: progress?.update });
       progress?.stop();
-      console.log(formatReport(report));
+      console.log(formatReport(loaded));
     } catch (e) {
       progress?.stop();
       if (e instanceof DatasetError) {
@@ -116,10 +121,10 @@ keys
 keys
   .command('list')
   .description('list credentials (never the keys)')
-  .option('--json', 'print JSON', false)
+  .option('--json', 'print [{"DevID":n,"Name":"...","CreatedAt":"...","RevokedAt":null|"..."}]', false)
   .action((opts: { json: boolean }) => withAdminDb(async (knex) => {
     const all = await listKeys(knex);
-    if (opts.json) return console.log(JSON.stringify(all));
+    if (opts.json) return console.log(JSON.stringify(all.map(keyJson)));
     console.log(['DevID\tcreated\t\t\trevoked\t\t\tname', ...all.map((k) => `${k.devId}\t${k.createdAt}\t${k.revokedAt ?? '-\t\t\t'}\t${k.name}`)].join('\n'));
   }));
 keys
@@ -127,17 +132,25 @@ keys
   .description('revoke a credential (refused everywhere within 5 seconds)')
   .argument('<DevID>', 'the credential to revoke', parseDevId)
   .action((devId: number) => withAdminDb(async (knex) => {
-    if (!(await revokeKey(knex, devId))) {
-      console.error(`no credential with DevID ${devId}`);
-      process.exitCode = 1;
-      return;
-    }
-    console.log(`revoked DevID ${devId}`);
+    const result = await revokeKey(knex, devId);
+    if (result.outcome === 'revoked') return console.log(`revoked DevID ${devId} at ${result.revokedAt}`);
+    console.error(result.outcome === 'already-revoked'
+      ? `DevID ${devId} was already revoked at ${result.revokedAt}; nothing changed`
+      : `no credential with DevID ${devId} (\`svapi keys list\` shows them)`);
+    process.exitCode = 1;
   }));
 
-function withConfig(): Config {
+for (const command of [keys, ...keys.commands]) command.addHelpText('after', () => environmentHelp(DATABASE_SETTINGS));
+
+/** The JSON spelling of a credential, in the contract's DevID/DevKey style (as `keys create --json`). */
+const keyJson = (k: DevKeyInfo) => ({ DevID: k.devId, Name: k.name, CreatedAt: k.createdAt, RevokedAt: k.revokedAt });
+
+/** `serve` reads every setting; the other commands validate only the database settings they read. */
+function withConfig(): Config;
+function withConfig(only: 'database'): DatabaseConfig;
+function withConfig(only?: 'database'): DatabaseConfig {
   try {
-    return loadConfig();
+    return only ? loadDatabaseConfig() : loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(e.message);
@@ -147,9 +160,12 @@ function withConfig(): Config {
   }
 }
 
-async function withAdminDb(fn: (knex: import('knex').Knex) => Promise<void>): Promise<void> {
-  const db = await openDatabase(withConfig(), 'admin');
+/** Runs `fn` with an admin connection; unless told otherwise, only once the schema is current. */
+async function withAdminDb(fn: (knex: import('knex').Knex) => Promise<void>, opts: { needsSchema?: boolean } = {}): Promise<void> {
+  const config = withConfig('database');
+  const db = await openDatabase(config, 'admin', { report });
   try {
+    if (opts.needsSchema !== false) await requireCurrentSchema(db.knex, databaseLocation(config));
     await fn(db.knex);
   } finally {
     await db.close();

@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config';
 import { createKnex, openDatabase, type Database } from './db/connect';
-import { createKey } from './auth/keys';
+import { demoCredential, type DemoCredential } from './auth/demo-key';
 import type { Logger } from './log';
 import { SHUTDOWN_GRACE_MS } from './server';
 
@@ -16,7 +16,7 @@ export const SHARED_EMBEDDED_ENV = 'SVAPI_SHARED_EMBEDDED';
 export interface StartupInfo {
   url: string;
   database: string;
-  demoKey?: { devId: number; devKey: string };
+  demoKey?: DemoCredential;
   workers?: number;
 }
 
@@ -42,20 +42,20 @@ export function startupLines(info: StartupInfo): string {
  * lines once, restarts a worker that dies unexpectedly, and on SIGTERM/SIGINT forwards SIGTERM
  * to the workers and exits when they all have (0 when they all stopped cleanly).
  */
-export async function runPrimary(config: Config, requested: number, logger: Logger): Promise<void> {
+export async function runPrimary(config: Config, requested: number, logger: Logger, report?: (line: string) => void): Promise<void> {
   let db: Database | undefined;
   let demoKey: StartupInfo['demoKey'];
   let workers = requested;
   const env: NodeJS.ProcessEnv = { PORT: String(config.PORT) };
   if (!config.DATABASE_URL) {
     workers = Math.min(requested, EMBEDDED_MAX_WORKERS);
-    db = await openDatabase(config, 'service');
+    db = await openDatabase(config, 'service', { report });
     await db.knex.destroy();
     const url = db.embedded!.url;
     if (db.embedded!.owner) {
       const admin = createKnex(url, 'admin', config, true);
       try {
-        demoKey = await createKey(admin, 'demo (embedded start)');
+        demoKey = await demoCredential(admin, config.SVAPI_DATA_DIR);
       } finally {
         await admin.destroy();
       }

@@ -33,13 +33,30 @@ const schema = z.object({
 });
 
 export type Config = z.output<typeof schema>;
+export type Setting = keyof Config;
+
+/** What the database code reads: all that `migrate`, `load`, `keys` and the knexfile need. */
+export const DATABASE_SETTINGS = [
+  'DATABASE_URL', 'SVAPI_DATA_DIR', 'SVAPI_DB_TIMEOUT_MS', 'SVAPI_DB_POOL_MAX', 'SVAPI_DB_NAMED_STATEMENTS', 'LOG_LEVEL',
+] as const satisfies readonly Setting[];
+export type DatabaseConfig = Pick<Config, (typeof DATABASE_SETTINGS)[number]>;
 
 export class ConfigError extends Error {}
 
+/** Every setting, validated (what `serve` reads). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return parse(schema, env);
+}
+
+/** The database settings only: a bad value of a setting only `serve` reads does not stop a command that ignores it. */
+export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
+  return parse(schema.pick(Object.fromEntries(DATABASE_SETTINGS.map((n) => [n, true])) as { [K in (typeof DATABASE_SETTINGS)[number]]: true }), env);
+}
+
+function parse<T extends z.ZodTypeAny>(part: T, env: NodeJS.ProcessEnv): z.output<T> {
   // An empty variable means "not set", as in most shells' `VAR= cmd`.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = schema.safeParse(present);
+  const parsed = part.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}${describe(String(i.path[0]))}`);
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
@@ -48,13 +65,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 function describe(name: string): string {
-  const field = schema.shape[name as keyof typeof schema.shape];
+  const field = schema.shape[name as Setting];
   return field?.description ? ` (${field.description})` : '';
 }
 
-/** Variable names, defaults and descriptions, for `svapi --help` and the README. */
-export function configReference(): { name: string; default: string; description: string }[] {
-  return Object.entries(schema.shape).map(([name, field]) => {
+/** Variable names, defaults and descriptions (all, or the ones named), for `--help` and the README. */
+export function configReference(names: readonly Setting[] = Object.keys(schema.shape) as Setting[]): { name: string; default: string; description: string }[] {
+  return names.map((name) => {
+    const field = schema.shape[name];
     const result = field.safeParse(undefined);
     return {
       name,
@@ -62,4 +80,11 @@ export function configReference(): { name: string; default: string; description:
       description: field.description ?? '',
     };
   });
+}
+
+/** The settings as `--help` lists them. */
+export function environmentHelp(names?: readonly Setting[]): string {
+  return `\nEnvironment (validated at start-up):\n${configReference(names)
+    .map((v) => `  ${v.name.padEnd(26)} ${v.description} [default: ${v.default}]`)
+    .join('\n')}\n`;
 }

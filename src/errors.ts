@@ -27,6 +27,9 @@ export const errors = {
   rateLimited: (retryAfterSeconds: number) =>
     new ServiceError('RateLimited', 'Too many requests; retry later.', undefined, { 'Retry-After': String(retryAfterSeconds) }),
   unknownOperation: (name: string) => new ServiceError('UnknownOperation', `This endpoint has no operation ${name}.`),
+  /** The Body's element is in another namespace than the configured one (a client generated for another namespace). */
+  foreignNamespace: (name: string, theirs: string, ours: string) => new ServiceError('UnknownOperation',
+    `The operation ${name} is ${theirs ? `in namespace '${theirs}'` : 'in no namespace'}; this service's namespace is '${ours}'.`),
   methodNotAllowed: (allow: string[]) =>
     new ServiceError('MethodNotAllowed', 'This method is not allowed here.', undefined, { Allow: allow.join(', ') }),
   badRequest: (why: string) => new ServiceError('BadRequest', why),

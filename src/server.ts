@@ -1,8 +1,7 @@
 import http from 'node:http';
 import type { Config } from './config';
-import { openDatabase } from './db/connect';
-import { createKey } from './auth/keys';
-import { createKnex } from './db/connect';
+import { createKnex, openDatabase } from './db/connect';
+import { demoCredential, type DemoCredential } from './auth/demo-key';
 import { createApp } from './app';
 import { createHttpServer } from './http-server';
 import type { Logger } from './log';
@@ -11,7 +10,7 @@ export interface RunningServer {
   url: string;
   server: http.Server;
   /** Printed at start in embedded mode so a newcomer can call the service at once. */
-  demoKey?: { devId: number; devKey: string };
+  demoKey?: DemoCredential;
   close(): Promise<void>;
   /**
    * Graceful stop: no new connections, requests in flight answered (with `Connection: close`),
@@ -27,15 +26,17 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 export interface StartOptions {
   /** DATABASE_URL is an embedded database that another svapi process (the cluster primary) owns. */
   sharedEmbedded?: boolean;
+  /** Told what a first start of the embedded database does meanwhile (see openDatabase). */
+  report?: (line: string) => void;
 }
 
 export async function startServer(config: Config, logger: Logger, opts: StartOptions = {}): Promise<RunningServer> {
-  const db = await openDatabase(config, 'service', { sharedEmbedded: opts.sharedEmbedded });
+  const db = await openDatabase(config, 'service', opts);
   let demoKey: RunningServer['demoKey'];
   if (db.embedded?.owner) {
     const admin = createKnex(db.embedded.url, 'admin', config, true);
     try {
-      demoKey = await createKey(admin, 'demo (embedded start)');
+      demoKey = await demoCredential(admin, config.SVAPI_DATA_DIR);
     } finally {
       await admin.destroy();
     }

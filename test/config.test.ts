@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, ConfigError, configReference } from '../src/config';
+import { loadConfig, loadDatabaseConfig, ConfigError, configReference, DATABASE_SETTINGS } from '../src/config';
 
 test('defaults are those of CONTRACT', () => {
   const c = loadConfig({});
@@ -42,4 +42,15 @@ test('the README documents every variable with its default', () => {
     const row = readme.split('\n').find((l) => l.startsWith(`| \`${v.name}\` |`));
     expect([v.name, row]).toEqual([v.name, expect.stringContaining(v.default === '(unset)' ? '(unset)' : `\`${v.default}\``)]);
   }
+});
+
+test('the database settings are checked on their own, and the README names exactly those', () => {
+  expect(loadDatabaseConfig({ PORT: 'eighty', SVAPI_MAX_BODY: 'big', DATABASE_URL: 'postgres://h/db' })).toEqual({
+    DATABASE_URL: 'postgres://h/db', SVAPI_DATA_DIR: '.svapi-data', SVAPI_DB_TIMEOUT_MS: 5000, SVAPI_DB_POOL_MAX: 10,
+    SVAPI_DB_NAMED_STATEMENTS: true, LOG_LEVEL: 'info',
+  });
+  expect(() => loadDatabaseConfig({ SVAPI_DB_POOL_MAX: '0' })).toThrow(/SVAPI_DB_POOL_MAX: .*database connections per process/);
+  const readme = fs.readFileSync(path.join(__dirname, '../README.md'), 'utf8');
+  const sentence = /read and check only ([^.]+)\./.exec(readme.replace(/\s+/g, ' '))![1];
+  expect([...sentence.matchAll(/`(\w+)`/g)].map((m) => m[1]).sort()).toEqual([...DATABASE_SETTINGS].sort());
 });

@@ -45,17 +45,26 @@ describe('docker-compose.yml', () => {
 describe('Dockerfile', () => {
   const dockerfile = read('Dockerfile');
   const instructions = dockerfile.split('\n').filter((l) => /^[A-Z]+\s/.test(l));
+  const runtime = instructions.slice(instructions.map((l) => l.startsWith('FROM ')).lastIndexOf(true));
+  const build = instructions.slice(0, instructions.length - runtime.length);
 
-  test('is multi-stage, installs production dependencies only, and runs as a non-root user', () => {
+  test('is multi-stage: builds with every dependency, runs with production dependencies only, as a non-root user', () => {
     expect(instructions.filter((l) => l.startsWith('FROM ')).length).toBe(2);
-    expect(dockerfile).toMatch(/npm (ci|install) --omit=dev/);
-    expect(instructions.filter((l) => l.startsWith('USER ')).pop()).toBe('USER node');
+    expect(build).toContain('RUN npm run build');
+    expect(runtime.filter((l) => l.startsWith('RUN npm ')).join('\n')).toMatch(/^RUN npm ci --omit=dev\b/);
+    expect(runtime.filter((l) => l.startsWith('USER ')).pop()).toBe('USER node');
   });
 
-  test('starts `svapi serve`, as the README documents, with everything it reads at run time copied in', () => {
+  test('the build stage copies everything the build compiles', () => {
+    const tsconfig = JSON.parse(read('tsconfig.build.json').replace(/^\s*\/\/.*$/gm, ''));
+    for (const dir of tsconfig.include) expect(build).toContain(`COPY ${dir} ./${dir}`);
+  });
+
+  test('starts `svapi serve`, as the README documents, with the compiled code and everything it reads at run time copied in', () => {
     expect(dockerfile).toContain('ENTRYPOINT ["node", "bin/svapi.js"]');
     expect(dockerfile).toContain('CMD ["serve"]');
     expect(read('README.md')).toContain('svapi serve');
-    for (const dir of ['bin', 'src', 'migrations', 'seeds', 'wsdl']) expect(dockerfile).toContain(`COPY ${dir} ./${dir}`);
+    expect(runtime).toContain('COPY --from=build /app/dist ./dist');
+    for (const dir of ['bin', 'wsdl', 'seeds/data']) expect(runtime).toContain(`COPY ${dir} ./${dir}`);
   });
 });

@@ -3,49 +3,75 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { ROOT, runCli } from './support/cli';
+import { ROOT, SVAPI_SOURCE, runCli } from './support/cli';
 
 // What a newcomer runs: `npm start` with no DATABASE_URL, on the embedded database.
-let child: ChildProcess;
+interface Started {
+  child: ChildProcess;
+  /** stdout: what the service prints once it listens. */
+  lines: string[];
+  /** stderr: what it says meanwhile. */
+  progress: string[];
+}
+let started: Started;
 let dataDir: string;
-const lines: string[] = [];
 const embeddedEnv = () => ({ DATABASE_URL: '', SVAPI_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+
+async function startServe(): Promise<Started> {
+  const child = spawn(process.execPath, [...SVAPI_SOURCE, 'serve'], {
+    cwd: ROOT,
+    // 50 calls at once below: more than the default overload bound.
+    env: { ...process.env, ...embeddedEnv(), PORT: '0', HOST: '127.0.0.1', SVAPI_MAX_IN_FLIGHT: '100' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const progress: string[] = [];
+  readline.createInterface({ input: child.stderr! }).on('line', (line) => progress.push(line));
+  await new Promise<void>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      if (line.includes('try: curl')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${[...progress, ...lines].join('\n')}`)));
+  });
+  return { child, lines, progress };
+}
+
+async function stop({ child }: Started): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
 
 beforeAll(async () => {
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'svapi-embedded-'));
   // Open like a home folder, so only the data folder's own permissions keep other users out.
   fs.chmodSync(parent, 0o755);
   dataDir = path.join(parent, 'data');
-  child = spawn(process.execPath, [path.join(ROOT, 'bin/svapi.js'), 'serve'], {
-    cwd: ROOT,
-    // 50 calls at once below: more than the default overload bound.
-    env: { ...process.env, ...embeddedEnv(), PORT: '0', HOST: '127.0.0.1', SVAPI_MAX_IN_FLIGHT: '100' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const rl = readline.createInterface({ input: child.stdout! });
-  await new Promise<void>((resolve, reject) => {
-    rl.on('line', (line) => {
-      lines.push(line);
-      if (line.includes('try: curl')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${lines.join('\n')}`)));
-  });
+  started = await startServe();
 }, 120_000);
 
-afterAll(async () => {
-  if (child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-});
+afterAll(() => stop(started));
 
-const printed = (re: RegExp) => lines.map((l) => re.exec(l)).find(Boolean)!;
+const printed = (re: RegExp) => started.lines.map((l) => re.exec(l)).find(Boolean)!;
 
 test('the first start migrates, seeds, and prints the URL and a demo credential', () => {
   expect(printed(/svapi listening on (http:\/\/\S+)/)).toBeTruthy();
   expect(printed(/demo credential: DevID=(\d+) DevKey=(\S+)/)).toBeTruthy();
   expect(fs.existsSync(path.join(dataDir, 'PG_VERSION'))).toBe(true);
+});
+
+test('the first start says what it is doing meanwhile, step by step with timings', () => {
+  const steps = [
+    `first start: creating the embedded database in ${dataDir} ...`,
+    /^first start: created the embedded database \(\d+\.\d s\)$/,
+    'first start: creating the schema ...',
+    /^first start: applied \d+ migrations \(\d+\.\d s\)$/,
+    /^first start: loading the sample data from \S+ \.\.\.$/,
+    /^first start: loaded 12 files of sample data \(\d+\.\d s\)$/,
+  ];
+  expect(started.progress).toEqual(steps.map((s) => (typeof s === 'string' ? s : expect.stringMatching(s))));
 });
 
 test('the embedded database answers 50 concurrent requests without error', async () => {
@@ -70,6 +96,32 @@ test('the CLI works against the running service\'s embedded database', async () 
   expect(r.status).toBe(200);
   expect(await r.text()).toContain('<ArrayOfAuctionCategory');
 });
+
+const demoKeys = async () => JSON.parse((await runCli(['keys', 'list', '--json'], embeddedEnv())).stdout)
+  .filter((k: { Name: string }) => k.Name === 'demo (embedded start)');
+
+test('a restart reuses the demo credential, kept owner-only in the data folder; once revoked, the next start makes another', async () => {
+  const [, devId, devKey] = printed(/demo credential: DevID=(\d+) DevKey=(\S+)/);
+  await stop(started);
+  started = await startServe();
+  expect(started.progress).toEqual([`opening the embedded database in ${dataDir} ...`, expect.stringMatching(/^opened the embedded database \(\d+\.\d s\)$/)]);
+  expect(printed(/demo credential: DevID=(\d+) DevKey=(\S+)/).slice(1)).toEqual([devId, devKey]);
+  expect(await demoKeys()).toEqual([expect.objectContaining({ DevID: Number(devId), RevokedAt: null })]);
+  const kept = fs.readdirSync(dataDir).filter((f) => f.startsWith('demo-credential'));
+  expect(kept).toEqual(['demo-credential.json']);
+  expect(fs.statSync(path.join(dataDir, kept[0])).mode & 0o777).toBe(0o600);
+
+  expect((await runCli(['keys', 'revoke', devId], embeddedEnv())).code).toBe(0);
+  await stop(started);
+  started = await startServe();
+  const [, newId, newKey] = printed(/demo credential: DevID=(\d+) DevKey=(\S+)/);
+  expect(newId).not.toBe(devId);
+  const url = printed(/svapi listening on (http:\/\/\S+)/)[1];
+  const r = await fetch(`${url}/api/auction.asmx/GetAuctionCategories?DevID=${newId}&DevKey=${encodeURIComponent(newKey)}`);
+  expect(r.status).toBe(200);
+  expect((await demoKeys()).map((k: { DevID: number; RevokedAt: string | null }) => [k.DevID, k.RevokedAt === null]))
+    .toEqual([[Number(devId), false], [Number(newId), true]]);
+}, 120_000);
 
 /** Files and folders under `dir` (and itself) that a group or other user may write. */
 function groupOrWorldWritable(dir: string): string[] {
@@ -109,9 +161,7 @@ test('no file of a new data folder is group- or world-writable', () => {
 });
 
 test('a data folder of an earlier version, with 0666 files, is made owner-only on start', async () => {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  await stop(started);
   fs.chmodSync(dataDir, 0o777);
   for (const e of fs.readdirSync(dataDir, { recursive: true, withFileTypes: true })) {
     if (e.isFile() || e.isDirectory()) fs.chmodSync(path.join(e.parentPath, e.name), e.isDirectory() ? 0o777 : 0o666);

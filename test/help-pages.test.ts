@@ -7,17 +7,21 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import request from 'supertest';
 import { ENDPOINTS, type Endpoint } from '../src/bindings/endpoints';
 import { RecordFields, type FieldMeta } from '../src/generated/records';
 import { OPERATIONS, type Operation } from '../src/operations/catalog';
 import { startWithoutDatabase, type PagesService } from './support/app-without-db';
-import { child, descendants, findDeep, isNil, parseXml, serialize, type XmlElement } from './support/xml-tree';
+import { child, descendants, findDeep, isNil, parseXml, resolveQName, serialize, type XmlElement } from './support/xml-tree';
 import { assertSchemaValid } from './support/xmllint';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema';
 const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';
 const SOAP12 = 'http://www.w3.org/2003/05/soap-envelope';
 const HOSTILE_NS = `urn:x"><script>alert(1)</script>&amp;'`;
+const DISCO = 'http://schemas.xmlsoap.org/disco/';
+const DISCO_SCL = 'http://schemas.xmlsoap.org/disco/scl/';
+const DISCO_SOAP = 'http://schemas.xmlsoap.org/disco/soap/';
 
 let svc: PagesService;
 let tmp: string;
@@ -76,11 +80,14 @@ function expectHtml(p: Page, status = 200) {
   expect(p.headers['content-type']).toBe('text/html; charset=utf-8');
   expect(p.headers['content-security-policy']).toMatch(/default-src 'none'/);
   expect(p.text.startsWith('<!DOCTYPE html>')).toBe(true);
-  // No page carries a script or an external resource.
+  // No page carries a script or an external resource (the DISCO link is not fetched by a browser).
   expect(all(p.root, 'script')).toEqual([]);
-  expect(all(p.root, 'link')).toEqual([]);
+  expect(all(p.root, 'link').filter((l) => attr(l, 'rel') !== 'alternate')).toEqual([]);
   expect(all(p.root, 'img')).toEqual([]);
 }
+
+/** The DISCO links in a page's head, as [rel, type, href]. */
+const discoLinks = (p: Page) => all(child(p.root, 'head'), 'link').map((l) => [attr(l, 'rel'), attr(l, 'type'), attr(l, 'href')]);
 
 const opsOf = (e: Endpoint) => OPERATIONS.filter((o) => o.endpoint === e.name);
 const endpointOf = (op: Operation) => ENDPOINTS.find((e) => e.name === op.endpoint)!;
@@ -99,6 +106,7 @@ test('/ lists the four endpoints with their help pages, WSDLs and operations, an
   }
   for (const u of ['/healthz', '/readyz', '/metrics']) expect(links).toContain(svc.url + u);
   expect(textOf(p.root)).toContain('SVAPI');
+  expect(discoLinks(p)).toEqual([]);
 });
 
 test.each(ENDPOINTS.map((e) => [e.path, e] as const))('the help page of %s lists its operations and links the WSDL', async (_p, e) => {
@@ -112,6 +120,7 @@ test.each(ENDPOINTS.map((e) => [e.path, e] as const))('the help page of %s lists
     const rows = all(p.root, 'tr').filter((tr) => all(tr, 'a').some((a) => attr(a, 'href')?.includes('?op=')));
     expect(rows.map((tr) => textOf(tr.children[1]))).toEqual(opsOf(e).map((op) => op.summary));
     expect(hrefs(p)).toContain(`${svc.url}${e.path}?wsdl`);
+    expect(discoLinks(p)).toEqual([['alternate', 'text/xml', `${svc.url}${e.path}?disco`]]);
   }
 });
 
@@ -179,6 +188,7 @@ describe.each(OPERATIONS.map((op) => [op.name, op] as const))('the page of %s', 
     expect(textOf(p.root)).toContain(op.summary);
     expect(hrefs(p)).toContain(`${svc.url}${e.path}?wsdl`);
     expect(hrefs(p)).toContain(`${svc.url}${e.path}`);
+    expect(discoLinks(p)).toEqual([['alternate', 'text/xml', `${svc.url}${e.path}?disco`]]);
   });
 
   test('shows the parameters with their types: DevID, DevKey, then its own', () => {
@@ -208,7 +218,9 @@ describe.each(OPERATIONS.map((op) => [op.name, op] as const))('the page of %s', 
     expect(s11.head).toEqual([`POST ${e.path} HTTP/1.1`, `Host: ${host()}`, 'Content-Type: text/xml; charset=utf-8', 'Content-Length: length', `SOAPAction: "SVAPI/${op.name}"`]);
     const s12 = splitMessage(samples.get('SOAP 1.2')!.request);
     expect(s12.head).toEqual([`POST ${e.path} HTTP/1.1`, `Host: ${host()}`, 'Content-Type: application/soap+xml; charset=utf-8', 'Content-Length: length']);
-    const pairs = paramsOf(op).map(([n]) => `${n}=string`).join('&');
+    // The placeholders are the types of the parameter table: `MonsterID=int`, not `MonsterID=string`.
+    const pairs = paramsOf(op).map(([n, type]) => `${n}=${type}`).join('&');
+    if (op.name === 'GetMonster') expect(pairs).toBe('DevID=int&DevKey=string&MonsterID=int');
     expect(splitMessage(samples.get('HTTP GET')!.request).head).toEqual([`GET ${e.path}/${op.name}?${pairs} HTTP/1.1`, `Host: ${host()}`]);
     const post = splitMessage(samples.get('HTTP POST')!.request);
     expect(post.head).toEqual([`POST ${e.path}/${op.name} HTTP/1.1`, `Host: ${host()}`, 'Content-Type: application/x-www-form-urlencoded', 'Content-Length: length']);
@@ -287,6 +299,59 @@ test('nested values in the samples: nil three levels into a SOAP result, populat
   const monster = await samplesOf('GetMonster');
   const result = findDeep(parseXml(splitMessage(monster.get('SOAP 1.1')!.response).body).root, 'GetMonsterResult')!;
   expect(child(result, 'Description').children.map((c) => c.local)).toEqual(['Description', 'ItemPictureURL']);
+});
+
+// ---------------------------------------------------------------------------------------------
+// The namespace forms (CONTRACT §1): ASMX's default, which ends in `/`, a URI without one, and
+// ours; the SOAPAction on the pages and the DISCO document (CONTRACT §2)
+
+describe.each([
+  { ns: 'http://tempuri.org/', action: 'http://tempuri.org/GetMonster' },
+  { ns: 'http://example.com/svapi', action: 'http://example.com/svapi/GetMonster' },
+  { ns: 'SVAPI', action: 'SVAPI/GetMonster' },
+])('with SVAPI_NAMESPACE=$ns', ({ ns, action }) => {
+  let other: PagesService;
+  beforeAll(async () => {
+    other = await startWithoutDatabase({ SVAPI_NAMESPACE: ns });
+  });
+  afterAll(async () => {
+    await other?.close();
+  });
+
+  test('an operation page shows the SOAPAction by ASMX\'s rule, in its facts and its SOAP 1.1 sample', async () => {
+    const p = await page(`${other.url}/API/hunting.asmx?op=GetMonster`);
+    expectHtml(p);
+    const dt = all(p.root, 'dt').find((d) => textOf(d) === 'SOAPAction')!;
+    const dd = dt.parent!.children[dt.parent!.children.indexOf(dt) + 1];
+    expect([dd.local, textOf(dd)]).toEqual(['dd', `"${action}"`]);
+    expect(splitMessage(sampleBlocks(p).get('SOAP 1.1')!.request).head).toContain(`SOAPAction: "${action}"`);
+  });
+
+  test.each(ENDPOINTS.map((e) => [e.path, e] as const))('%s?disco is ASMX\'s DISCO document: the WSDL and both SOAP bindings, which the help page links', async (_p, e) => {
+    const base = other.url;
+    for (const q of ['?disco', '?DISCO', '?Disco']) {
+      const res = await request(other.server).get(e.path + q);
+      expect([res.status, res.headers['content-type']]).toEqual([200, 'text/xml; charset=utf-8']);
+      expect(res.text.startsWith('<?xml version="1.0" encoding="utf-8"?>\n')).toBe(true);
+      const root = parseXml(res.text).root;
+      expect([root.local, root.uri]).toEqual(['discovery', DISCO]);
+      expect(root.children.map((c) => [c.local, c.uri])).toEqual([['contractRef', DISCO_SCL], ['soap', DISCO_SOAP], ['soap', DISCO_SOAP]]);
+      const [contract, ...soap] = root.children;
+      expect([attr(contract, 'ref'), attr(contract, 'docRef')]).toEqual([`${base}${e.path}?wsdl`, `${base}${e.path}`]);
+      expect(soap.map((b) => [attr(b, 'address'), resolveQName(b, attr(b, 'binding')!)])).toEqual([
+        [`${base}${e.path}`, { uri: ns, local: `${e.service}Soap` }],
+        [`${base}${e.path}`, { uri: ns, local: `${e.service}Soap12` }],
+      ]);
+    }
+    // What it refers to is there: the WSDL, with those two bindings, and the help page linking back here.
+    const wsdl = parseXml((await request(other.server).get(`${e.path}?wsdl`)).text).root;
+    const bindings = wsdl.children.filter((c) => c.local === 'binding').map((b) => attr(b, 'name'));
+    expect(bindings).toEqual(expect.arrayContaining([`${e.service}Soap`, `${e.service}Soap12`]));
+    expect(wsdl.attributes.targetNamespace.value).toBe(ns);
+    for (const url of [`${base}${e.path}`, `${base}${e.path}?op=${opsOf(e)[0].name}`, `${base}${e.path}?op=Nope`]) {
+      expect(discoLinks(await page(url))).toEqual([['alternate', 'text/xml', `${base}${e.path}?disco`]]);
+    }
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -371,14 +436,26 @@ describe('escaping of configured and forwarded values', () => {
     }
   });
 
+  test('the DISCO document carries a namespace with markup as written and the forwarded base URL', async () => {
+    const res = await request(hostile.server).get('/API/hunting.asmx?disco').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'ok.test');
+    const root = parseXml(res.text).root;
+    expect(root.children.map((c) => attr(c, 'address') ?? attr(c, 'ref'))).toEqual([
+      'https://ok.test/API/hunting.asmx?wsdl', 'https://ok.test/API/hunting.asmx', 'https://ok.test/API/hunting.asmx',
+    ]);
+    expect(resolveQName(root.children[1], attr(root.children[1], 'binding')!)).toEqual({ uri: HOSTILE_NS, local: 'HuntingSoap' });
+  });
+
   test('a public URL with markup is escaped', async () => {
     const pub = await startWithoutDatabase({ SVAPI_PUBLIC_URL: 'https://pub.test/a"b/<script>' });
     try {
       for (const url of [`${pub.url}/`, `${pub.url}/api/item.asmx`, `${pub.url}/api/item.asmx?op=FindItems`]) {
         const p = await page(url);
         expect(p.text).not.toContain('<script>');
-        for (const href of hrefs(p)) expect(href!.startsWith('https://pub.test/a"b/<script>/')).toBe(true);
+        for (const href of [...hrefs(p), ...discoLinks(p).map((l) => l[2])]) expect(href!.startsWith('https://pub.test/a"b/<script>/')).toBe(true);
       }
+      const disco = await (await fetch(`${pub.url}/api/item.asmx?disco`)).text();
+      expect(disco).not.toContain('<script>');
+      expect(attr(parseXml(disco).root.children[0], 'ref')).toBe('https://pub.test/a"b/<script>/api/item.asmx?wsdl');
     } finally {
       await pub.close();
     }

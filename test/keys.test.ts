@@ -16,10 +16,21 @@ test('a created key checks, is listed without its secret, and fails once revoked
   expect(listed).toEqual([{ devId, name: 'partner A', createdAt: expect.stringMatching(/Z$/), revokedAt: null }]);
   expect(JSON.stringify(listed)).not.toContain(devKey);
 
-  expect(await revokeKey(db.knex, devId)).toBe(true);
+  const revoked = await revokeKey(db.knex, devId);
+  expect(revoked).toEqual({ outcome: 'revoked', revokedAt: expect.stringMatching(/Z$/) });
   expect(await checkCredentials(db.knex, devId, devKey)).toBe(false);
-  expect((await listKeys(db.knex))[0].revokedAt).toMatch(/Z$/);
-  expect(await revokeKey(db.knex, 999999)).toBe(false);
+  expect((await listKeys(db.knex))[0].revokedAt).toBe((revoked as { revokedAt: string }).revokedAt);
+});
+
+test('revoking twice keeps the first time and says so; an unknown DevID is unknown', async () => {
+  const { devId } = await createKey(db.knex, 'partner E');
+  const first = await revokeKey(db.knex, devId);
+  await db.knex('dev_keys').where({ dev_id: devId }).update({ revoked_at: db.knex.raw("revoked_at - interval '1 hour'") });
+  const earlier = (await listKeys(db.knex)).find((k) => k.devId === devId)!.revokedAt;
+  expect(earlier).not.toBe((first as { revokedAt: string }).revokedAt);
+  expect(await revokeKey(db.knex, devId)).toEqual({ outcome: 'already-revoked', revokedAt: earlier });
+  expect((await listKeys(db.knex)).find((k) => k.devId === devId)!.revokedAt).toBe(earlier);
+  expect(await revokeKey(db.knex, 999999)).toEqual({ outcome: 'unknown' });
 });
 
 test('only the hash is stored', async () => {

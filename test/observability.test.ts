@@ -105,3 +105,21 @@ test('/metrics: requests, latency, pool and process series move with calls', asy
   expect(after).toMatch(/^nodejs_heap_size_used_bytes /m);
   expect(after).not.toContain(svc.key.devKey);
 });
+
+test('/favicon.ico is 204 without an access-log line or a metric; other unknown paths still are both', async () => {
+  const notFound = 'svapi_requests_total{operation="none",binding="other",outcome="NotFound"}';
+  const before = (await send(`${logged.url}/metrics`)).body;
+  for (const target of ['/favicon.ico', '/favicon.ico?v=2']) {
+    const icon = await send(`${logged.url}${target}`);
+    expect([target, icon.status, icon.body]).toEqual([target, 204, '']);
+    expect(icon.headers.get('cache-control')).toMatch(/max-age=\d+/);
+  }
+  expect((await send(`${logged.url}/favicon.ico`, { method: 'HEAD' })).status).toBe(204);
+  // A request after them is logged: once its line is there, theirs would be too.
+  const missing = await send(`${logged.url}/favicon.icon`);
+  expect(missing.status).toBe(404);
+  await accessLine(missing.headers.get('x-request-id')!);
+  expect(logged.log.filter((l) => String(l.endpoint).startsWith('/favicon.ico') && l.endpoint !== '/favicon.icon')).toEqual([]);
+  const after = (await send(`${logged.url}/metrics`)).body;
+  expect(sample(after, notFound) - sample(before, notFound)).toBe(1);
+});

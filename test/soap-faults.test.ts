@@ -3,7 +3,10 @@
 // reaches a client.
 
 import zlib from 'node:zlib';
+import request from 'supertest';
 import { createKey, revokeKey } from '../src/auth/keys';
+import { callerFault, envelope as soapEnvelope, readError, readResult, soapContentType } from './support/bindings';
+import { serveOver, type ServedApp } from './support/serve';
 import { startService, type TestService } from './support/service';
 import { child, descendants, isNil, parseXml, resolveQName, XML_NS, XSI_NS, type XmlElement } from './support/xml-tree';
 
@@ -583,21 +586,6 @@ describe('with SVAPI_NAMESPACE set to a legacy URI', () => {
     await svc?.close();
   });
 
-  test.each(['/api/weapons.asmx', '/api/item.asmx', '/API/hunting.asmx', '/api/auction.asmx'])(
-    'the WSDL served at %s uses it for targetNamespace, tns, the schema and every soapAction', async (path) => {
-      const reply = await send(svc, undefined, {}, { method: 'GET', path: `${path}?wsdl` });
-      expect(reply.status).toBe(200);
-      const defs = parseXml(reply.text).root;
-      expect(defs.attributes.targetNamespace.value).toBe(LEGACY);
-      expect(defs.scope.tns).toBe(LEGACY);
-      const schema = child(child(defs, 'types'), 'schema', 'http://www.w3.org/2001/XMLSchema');
-      expect(schema.attributes.targetNamespace.value).toBe(LEGACY);
-      const actions = descendants(defs).filter((e) => e.local === 'operation' && e.attributes.soapAction).map((e) => e.attributes.soapAction.value);
-      expect(actions.length).toBeGreaterThan(0);
-      for (const a of actions) expect(a).toMatch(new RegExp(`^${LEGACY.replace(/[.]/g, '\\.')}/[A-Za-z]+$`));
-      expect(reply.text).not.toMatch(/"SVAPI[/"]/);
-    });
-
   describe.each(VERSIONS)('SOAP %s', (version) => {
     test('a request in the legacy namespace is answered in it', async () => {
       const xml = envelope(version, 'GetMonster', cred() + params([['MonsterID', '1']]), { ns: LEGACY });
@@ -621,6 +609,85 @@ describe('with SVAPI_NAMESPACE set to a legacy URI', () => {
       const reply = await soap(svc, version, xml, { action: 'SVAPI/GetMonster' });
       expect(reply.status).toBe(version === '1.1' ? 500 : 400);
       expect(reply.text).toContain('<Code>BadRequest</Code>');
+    });
+  });
+});
+
+// =============================================================================================
+
+/**
+ * The three forms a namespace takes (CONTRACT §1): ASMX's default, which ends in `/`; a URI
+ * without one; and ours. `actions` are what a request may name for GetMonster: ASMX's spelling
+ * first, then the plain `<namespace>/<Operation>` where it differs.
+ */
+const NAMESPACE_FORMS = [
+  { ns: 'http://tempuri.org/', actions: ['http://tempuri.org/GetMonster', 'http://tempuri.org//GetMonster'], near: 'http://tempuri.org' },
+  { ns: 'http://example.com/svapi', actions: ['http://example.com/svapi/GetMonster'], near: 'http://example.com/svapi/' },
+  { ns: 'SVAPI', actions: ['SVAPI/GetMonster'], near: 'http://tempuri.org/' },
+];
+
+describe('the namespace forms', () => {
+  let base: TestService;
+  beforeAll(async () => {
+    base = await startService();
+  });
+  afterAll(async () => {
+    await base?.close();
+  });
+
+  describe.each(NAMESPACE_FORMS)('SVAPI_NAMESPACE=$ns', ({ ns, actions, near }) => {
+    let served: ServedApp;
+    beforeAll(async () => {
+      served = await serveOver(base.db, { SVAPI_NAMESPACE: ns });
+    });
+    afterAll(async () => {
+      await served?.close();
+    });
+
+    const cred = () => ({ DevID: String(base.key.devId), DevKey: base.key.devKey });
+    /** GetMonster 1 over SOAP `version`, naming `action` (SOAPAction on 1.1, the action parameter on 1.2) unless null. */
+    const getMonster = (version: Version, action: string | null, bodyNs = ns) => {
+      const type = soapContentType(version) + (version === '1.2' && action !== null ? `; action="${action}"` : '');
+      const req = request(served.server).post(HUNTING).set('Content-Type', type).buffer(true);
+      if (version === '1.1' && action !== null) req.set('SOAPAction', `"${action}"`);
+      return req.send(soapEnvelope(version, 'GetMonster', { ...cred(), MonsterID: '1' }, bodyNs));
+    };
+
+    describe.each(VERSIONS)('SOAP %s', (version) => {
+      test('the ASMX action, the plain spelling where it differs, and an empty or missing action are accepted', async () => {
+        for (const action of [...actions, '', null]) {
+          const res = await getMonster(version, action);
+          expect({ action, status: res.status }).toEqual({ action, status: 200 });
+          const result = readResult(res.text);
+          expect([result.local, result.uri]).toEqual(['GetMonsterResult', ns]);
+        }
+      });
+
+      test('an action naming another operation, or another namespace\'s, is a caller\'s fault', async () => {
+        const [asmx] = actions;
+        const foreign = ns === 'SVAPI' ? 'http://tempuri.org/GetMonster' : 'SVAPI/GetMonster';
+        const wrong = [asmx.replace(/GetMonster$/, 'GetMonsters'), asmx.replace(/GetMonster$/, 'NoSuchOperation'), `${ns.replace(/\/$/, '')}GetMonster`, `${ns}//GetMonsters`, foreign];
+        const { status, faultCode } = callerFault(version === '1.1' ? 'soap11' : 'soap12', 400);
+        for (const action of wrong) {
+          const res = await getMonster(version, action);
+          expect({ action, status: res.status }).toEqual({ action, status });
+          expect(readError(res.text, ns)).toMatchObject({ faultCode, code: 'BadRequest' });
+        }
+      });
+
+      test('a Body element in another namespace is UnknownOperation, its message naming both namespaces', async () => {
+        const { status, faultCode } = callerFault(version === '1.1' ? 'soap11' : 'soap12', 404);
+        for (const [bodyNs, where] of [[near, `in namespace '${near}'`], ['', 'in no namespace']]) {
+          const res = await getMonster(version, null, bodyNs);
+          expect(res.status).toBe(status);
+          expect(readError(res.text, ns)).toEqual({
+            faultCode,
+            code: 'UnknownOperation',
+            message: `The operation GetMonster is ${where}; this service's namespace is '${ns}'.`,
+            parameter: undefined,
+          });
+        }
+      });
     });
   });
 });

@@ -1,15 +1,20 @@
 // Requests exactly as real SOAP toolkits sent them (test/fixtures/toolkit-requests), replayed
-// against the service with our own credentials: every one must get a correct answer.
+// against the service with our own credentials: every one must get a correct answer. The captures
+// were made with the default namespace; each is also replayed as the same toolkit would have sent
+// it for the other namespace forms (namespace and action rewritten, actions by ASMX's rule) to a
+// service configured with that namespace.
 
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { startService, type TestService } from './support/service';
+import { soapActionFor } from '../src/bindings/soap/action';
+import { escapeAttr } from '../src/xml/escape';
+import { NAMESPACE_FORMS, serveNamespaceForms, type NamespaceServices } from './support/namespace-forms';
 import { child, childText, children, isNil, parseDocument, path as xpath, type XmlElement } from './support/xml';
 
 const FIXTURES = path.join(__dirname, 'fixtures/toolkit-requests');
-const NS = 'SVAPI';
+const CAPTURED_NS = 'SVAPI';
 const ENVELOPE_NS = { soap11: 'http://schemas.xmlsoap.org/soap/envelope/', soap12: 'http://www.w3.org/2003/05/soap-envelope' } as const;
 const CONTENT_TYPE = { soap11: 'text/xml; charset=utf-8', soap12: 'application/soap+xml; charset=utf-8' } as const;
 type Version = keyof typeof ENVELOPE_NS;
@@ -61,6 +66,21 @@ const captures: CapturedRequest[] = fs
   .sort()
   .map(readCapture);
 
+/**
+ * The capture as its toolkit would have sent it for namespace `ns`: every quoted value that is the
+ * captured namespace, or an action or name under it (`"SVAPI/GetMonster"`, gSOAP's
+ * `"SVAPI/HuntingSoap"`), in the body and in the headers, rewritten by ASMX's rule.
+ */
+function inNamespace(c: CapturedRequest, ns: string): CapturedRequest {
+  if (ns === CAPTURED_NS) return c;
+  const rewrite = (text: string, escape: (s: string) => string) =>
+    text.replace(/"SVAPI(?:\/([\w.-]+))?"/g, (_m, name: string | undefined) => `"${escape(name === undefined ? ns : soapActionFor(ns, name))}"`);
+  const body = rewrite(c.body.toString('utf8'), escapeAttr);
+  const headers = c.headers.map(([name, value]): [string, string] => [name, rewrite(value, (v) => v)]);
+  if ([body, ...headers.map(([, v]) => v)].some((t) => /\bSVAPI\b/.test(t))) throw new Error(`${c.file}: a namespace value the rewrite does not know`);
+  return { ...c, headers, body: Buffer.from(body, 'utf8') };
+}
+
 /** The capture's body with our credentials in place of DevID 1 / DevKey test-key (each exactly once). */
 function withCredentials(c: CapturedRequest, key: { devId: number; devKey: string }): Buffer {
   let body = c.body.toString('utf8');
@@ -82,9 +102,9 @@ interface Reply {
 }
 
 /** Sends the capture with its own method, target and headers (names, case, order and repeats kept). */
-function replay(c: CapturedRequest, svc: TestService): Promise<Reply> {
-  const url = new URL(svc.url);
-  const body = withCredentials(c, svc.key);
+function replay(c: CapturedRequest, baseUrl: string, key: { devId: number; devKey: string }): Promise<Reply> {
+  const url = new URL(baseUrl);
+  const body = withCredentials(c, key);
   const raw: string[] = [];
   for (const [name, value] of c.headers) {
     const lower = name.toLowerCase();
@@ -127,12 +147,12 @@ interface Expected {
   area107Total: number;
 }
 
-let svc: TestService;
+let services: NamespaceServices;
 let expected: Expected;
 
 beforeAll(async () => {
-  svc = await startService();
-  const k = svc.db.knex;
+  services = await serveNamespaceForms();
+  const k = services.svc.db.knex;
   const newest = (column: string, value: number, limit: number): Promise<GlobalRow[]> =>
     k('hunting_globals')
       .where(column, value)
@@ -163,7 +183,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await svc?.close();
+  await services?.close();
 });
 
 const int = (el: XmlElement, name: string): number => {
@@ -195,10 +215,10 @@ const asRow = (r: GlobalRow) => ({
   landarea_id: r.landarea_id,
 });
 
-/** The records inside `<Op>Result`, each checked to be in the service namespace. */
+/** The records inside `<Op>Result`, each checked to be in the result's namespace. */
 function records(result: XmlElement, record: string): XmlElement[] {
   for (const c of result.children) {
-    expect({ local: c.local, uri: c.uri }).toEqual({ local: record, uri: NS });
+    expect({ local: c.local, uri: c.uri }).toEqual({ local: record, uri: result.uri });
     expect(isNil(c)).toBe(false);
   }
   return children(result, record);
@@ -267,9 +287,11 @@ test('the fixtures hold every operation in both SOAP versions for each toolkit (
   }
 });
 
-describe.each(captures.map((c) => [c.file, c] as const))('%s', (_file, capture) => {
+const replays = NAMESPACE_FORMS.flatMap((ns) => captures.map((c) => [ns, c.file, inNamespace(c, ns)] as const));
+
+describe.each(replays)('namespace %s: %s', (ns, _file, capture) => {
   test('gets the right records in a correct envelope', async () => {
-    const reply = await replay(capture, svc);
+    const reply = await replay(capture, services.url(ns), services.svc.key);
     const context = `${capture.file}: ${reply.status} ${reply.headers['content-type']}\n${reply.body.slice(0, 2000)}`;
     expect({ status: reply.status, contentType: reply.headers['content-type'], context }).toEqual({
       status: 200,
@@ -284,8 +306,8 @@ describe.each(captures.map((c) => [c.file, c] as const))('%s', (_file, capture) 
     const body = xpath(envelope, { local: 'Body', uri: ENVELOPE_NS[capture.version] });
     expect(body.children).toHaveLength(1);
     const response = body.children[0];
-    expect({ local: response.local, uri: response.uri }).toEqual({ local: `${capture.operation}Response`, uri: NS });
-    expect(response.children.map((c) => [c.local, c.uri])).toEqual([[`${capture.operation}Result`, NS]]);
+    expect({ local: response.local, uri: response.uri }).toEqual({ local: `${capture.operation}Response`, uri: ns });
+    expect(response.children.map((c) => [c.local, c.uri])).toEqual([[`${capture.operation}Result`, ns]]);
     const result = child(response, `${capture.operation}Result`)!;
     checkResult(capture.operation, result);
   });

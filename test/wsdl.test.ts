@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import request from 'supertest';
 import {
   RULES,
   XMLLINT_MISSING,
@@ -15,7 +16,11 @@ import {
 } from '../scripts/check-wsdl';
 import { OUTPUT, generate } from '../scripts/generate-types';
 import { WSDL_DIR, WSDL_FILES, loadServiceWsdls, readWsdl } from '../scripts/wsdl/model';
+import { ENDPOINTS } from '../src/bindings/endpoints';
+import { WsdlDocuments } from '../src/bindings/wsdl-documents';
 import { Operations, RecordFields } from '../src/generated/records';
+import { startWithoutDatabase, type PagesService } from './support/app-without-db';
+import { descendants, parseXml } from './support/xml-tree';
 
 const models = loadServiceWsdls();
 const wsdlText = (f: string): string => fs.readFileSync(path.join(WSDL_DIR, f), 'utf8');
@@ -62,6 +67,66 @@ describe('the four WSDL files', () => {
       const values = [...wsdlText(f).matchAll(/SVAPI[^"]*/g)].map((m) => m[0]);
       expect(new Set(values.filter((v) => v !== 'SVAPI' && !v.startsWith('SVAPI/')))).toEqual(new Set());
     }
+  });
+});
+
+/** The three forms a namespace takes, and what an operation's soapAction starts with in each (CONTRACT §1). */
+const NAMESPACE_FORMS = [
+  { ns: 'http://tempuri.org/', actionPrefix: 'http://tempuri.org/' },
+  { ns: 'http://example.com/svapi', actionPrefix: 'http://example.com/svapi/' },
+  { ns: 'SVAPI', actionPrefix: 'SVAPI/' },
+];
+const SOAP11_BINDING_NS = 'http://schemas.xmlsoap.org/wsdl/soap/';
+const SOAP12_BINDING_NS = 'http://schemas.xmlsoap.org/wsdl/soap12/';
+
+describe.each(NAMESPACE_FORMS)('the WSDLs served with SVAPI_NAMESPACE=$ns', ({ ns, actionPrefix }) => {
+  let svc: PagesService;
+  beforeAll(async () => {
+    svc = await startWithoutDatabase({ SVAPI_NAMESPACE: ns });
+  });
+  afterAll(async () => {
+    await svc?.close();
+  });
+
+  test.each(ENDPOINTS.map((e) => [e.path, e] as const))('%s: namespace everywhere, every soapAction by ASMX\'s rule, every rule but the placeholder\'s', async (_p, e) => {
+    const res = await request(svc.server).get(`${e.path}?wsdl`);
+    expect([res.status, res.headers['content-type']]).toEqual([200, 'text/xml; charset=utf-8']);
+    const defs = parseXml(res.text).root;
+    expect(defs.attributes.targetNamespace.value).toBe(ns);
+    expect(defs.scope.tns).toBe(ns);
+    const schemas = descendants(defs).filter((d) => d.local === 'schema');
+    expect(schemas.map((d) => d.attributes.targetNamespace.value)).toEqual([ns]);
+    const ops = Operations.filter((o) => o.path === e.path).map((o) => o.name);
+    for (const bindingNs of [SOAP11_BINDING_NS, SOAP12_BINDING_NS]) {
+      const actions = descendants(defs).filter((d) => d.uri === bindingNs && d.local === 'operation').map((d) => d.attributes.soapAction.value);
+      expect(actions).toEqual(ops.map((op) => actionPrefix + op));
+    }
+    if (ns !== 'SVAPI') expect(res.text).not.toMatch(/"SVAPI[/"]/);
+    const problems = checkWsdlText(res.text, `${e.name}.wsdl`).filter((p) => p.rule !== 'SVAPI-NAMESPACE');
+    expect(problems.map((p) => formatProblem(p))).toEqual([]);
+  });
+});
+
+describe('the served WSDL', () => {
+  test('with the default namespace is the file on disk byte for byte, but for the addresses', () => {
+    const docs = new WsdlDocuments('SVAPI');
+    for (const e of ENDPOINTS) {
+      const file = wsdlText(e.wsdlFile);
+      expect(file.split('"http://localhost:8080/').length).toBe(5);
+      expect(docs.wsdl(e, 'https://svc.test:8443/prefix')).toBe(file.split('"http://localhost:8080/').join('"https://svc.test:8443/prefix/'));
+    }
+  });
+
+  test('carries any namespace and base URL exactly, markup, references, tabs and newlines included', () => {
+    const ns = `urn:x"><s:schema>&amp;&foo;&#9;\t\n'`;
+    const base = 'https://pub.test/a"b/<x>&amp;';
+    const defs = parseXml(new WsdlDocuments(ns).wsdl(ENDPOINTS[2], base)).root;
+    expect(defs.attributes.targetNamespace.value).toBe(ns);
+    expect(defs.scope.tns).toBe(ns);
+    const ops = descendants(defs).filter((d) => d.uri === SOAP11_BINDING_NS && d.local === 'operation');
+    expect(ops[1].attributes.soapAction.value).toBe(`${ns}/GetMonster`);
+    const addresses = descendants(defs).filter((d) => d.local === 'address').map((d) => d.attributes.location.value);
+    expect(addresses).toEqual(Array(4).fill(`${base}/API/hunting.asmx`));
   });
 });
 
@@ -123,9 +188,15 @@ describe('the checks report broken WSDLs', () => {
     ['a port bound to nothing', (t) => replaceOnce(t, 'binding="tns:HuntingSoap12"', 'binding="tns:Nothing"'), ['REF-BINDING']],
     ['a wrong soapAction', (t) => replaceOnce(t, 'soapAction="SVAPI/GetMonsters"', 'soapAction="SVAPI/GetMonster"'), ['SOAP-ACTION']],
     ['the namespace in text', (t) => replaceOnce(t, '<wsdl:documentation>Returns', '<wsdl:documentation>SVAPI returns'), ['SVAPI-NAMESPACE']],
+    ['an action-like value outside soapAction', (t) => replaceOnce(t, 'elementFormDefault="qualified"', 'elementFormDefault="qualified" id="SVAPI/schema"'), ['SVAPI-NAMESPACE']],
     ['a field that is nillable against CONTRACT §4', (t) => replaceOnce(t, 'name="GlobalValue" type="s:int"', 'name="GlobalValue" nillable="true" type="s:int"'), ['CONTRACT-NILLABLE']],
     ['an int field that may be absent', (t) => replaceOnce(t, '<s:element minOccurs="1" maxOccurs="1" name="GlobalValue"', '<s:element minOccurs="0" maxOccurs="1" name="GlobalValue"'), ['CONTRACT-OCCURS']],
     ['an HTTP GET binding without urlEncoded input', (t) => replaceOnce(t, '<http:urlEncoded />', ''), ['HTTP-BINDING']],
+    [
+      'a fault bound in the SOAP 1.2 binding (Axis 1.4 refuses soap12:fault)',
+      (t) => replaceOnce(t, '<soap12:body use="literal" />\n      </wsdl:output>', '<soap12:body use="literal" />\n      </wsdl:output>\n      <wsdl:fault name="ServiceError">\n        <soap12:fault name="ServiceError" use="literal" />\n      </wsdl:fault>'),
+      ['SOAP12-NO-FAULT'],
+    ],
     ['a SOAP operation without the ServiceError fault', (t) => replaceOnce(t, '<wsdl:fault name="ServiceError" message="tns:ServiceErrorFault" />', ''), ['BP-R2718', 'SVAPI-FAULT']],
     ['a duplicate message', (t) => replaceOnce(t, '<wsdl:message name="GetMonsterSoapOut">', '<wsdl:message name="GetMonsterSoapIn">'), ['WSDL-UNIQUE']],
     ['XML that is not well-formed', (t) => replaceOnce(t, '</wsdl:types>', '</wsdl:typos>'), ['XML']],

@@ -27,12 +27,20 @@ export async function listKeys(knex: Knex): Promise<DevKeyInfo[]> {
   return rows.map((r) => ({ devId: r.dev_id, name: r.name, createdAt: r.created_at, revokedAt: r.revoked_at }));
 }
 
-/** Returns false when there is no such key; revoking twice keeps the first time. */
-export async function revokeKey(knex: Knex, devId: number): Promise<boolean> {
-  const found = await knex('dev_keys').where({ dev_id: devId }).first('dev_id');
-  if (!found) return false;
-  await knex('dev_keys').where({ dev_id: devId }).whereNull('revoked_at').update({ revoked_at: knex.fn.now() });
-  return true;
+export type RevokeResult =
+  | { outcome: 'revoked'; revokedAt: string }
+  | { outcome: 'already-revoked'; revokedAt: string }
+  | { outcome: 'unknown' };
+
+/** Revokes a key; revoking twice keeps the first time, and says so. */
+export async function revokeKey(knex: Knex, devId: number): Promise<RevokeResult> {
+  const [now] = await knex('dev_keys')
+    .where({ dev_id: devId }).whereNull('revoked_at')
+    .update({ revoked_at: knex.fn.now() })
+    .returning(knex.raw(`${utc('revoked_at')} AS revoked_at`));
+  if (now) return { outcome: 'revoked', revokedAt: now.revoked_at };
+  const before = await knex('dev_keys').where({ dev_id: devId }).first(knex.raw(`${utc('revoked_at')} AS revoked_at`));
+  return before ? { outcome: 'already-revoked', revokedAt: before.revoked_at } : { outcome: 'unknown' };
 }
 
 /** The stored hash of an existing, unrevoked DevID's key; undefined for any other DevID. */

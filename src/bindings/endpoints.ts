@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { PACKAGE_ROOT } from '../package-root';
 import type { EndpointName } from '../operations/catalog';
 
 export interface Endpoint {
@@ -10,7 +11,7 @@ export interface Endpoint {
   wsdlFile: string;
 }
 
-export const WSDL_DIR = path.resolve(__dirname, '../../wsdl');
+export const WSDL_DIR = path.join(PACKAGE_ROOT, 'wsdl');
 
 export const ENDPOINTS: readonly Endpoint[] = [
   { name: 'weapons', path: '/api/weapons.asmx', service: 'Weapons', wsdlFile: 'weapons.wsdl' },
@@ -18,6 +19,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
   { name: 'hunting', path: '/API/hunting.asmx', service: 'Hunting', wsdlFile: 'hunting.wsdl' },
   { name: 'auction', path: '/api/auction.asmx', service: 'Auction', wsdlFile: 'auction.wsdl' },
 ];
+
+/** The names of an endpoint's SOAP 1.1 and SOAP 1.2 bindings (and ports) in its WSDL. */
+export const soapBindingNames = (e: Endpoint) => ({ '1.1': `${e.service}Soap`, '1.2': `${e.service}Soap12` });
 
 export function endpointByPath(pathname: string): Endpoint | undefined {
   const wanted = pathname.replace(/\/+$/, '').toLowerCase();

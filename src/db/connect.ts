@@ -1,8 +1,10 @@
 import knexFactory, { type Knex } from 'knex';
-import type { Config } from '../config';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { DatabaseConfig } from '../config';
 import { startEmbedded, type EmbeddedServer } from './embedded';
 import { migrateLatest } from './migrate';
-import { seed } from '../../seeds/sample';
+import { seed, SAMPLE_DATA_DIR } from '../../seeds/sample';
 import { createLogger } from '../log';
 
 export type Role = 'service' | 'admin';
@@ -16,24 +18,44 @@ export interface Database {
   close(): Promise<void>;
 }
 
+export interface OpenOptions {
+  /** DATABASE_URL is the embedded database of another svapi process (a cluster worker's primary). */
+  sharedEmbedded?: boolean;
+  /** Told, a line at a time, what opening (and first creating) the embedded database does: it takes seconds. */
+  report?: (line: string) => void;
+}
+
 /**
  * Opens the configured database. The service's role is read-only at the session level
  * (CONTRACT §6); migrations, loads and key commands use the admin role. Every statement has
  * the configured time-out.
  */
-export async function openDatabase(config: Config, role: Role, opts: { sharedEmbedded?: boolean } = {}): Promise<Database> {
-  const embedded = config.DATABASE_URL ? undefined : await startEmbedded(config.SVAPI_DATA_DIR);
+export async function openDatabase(config: DatabaseConfig, role: Role, opts: OpenOptions = {}): Promise<Database> {
+  const report = opts.report ?? (() => {});
+  let opening: { since: number; created: boolean } | undefined;
+  const embedded = config.DATABASE_URL ? undefined : await startEmbedded(config.SVAPI_DATA_DIR, {
+    onOpen: (dir, created) => {
+      opening = { since: performance.now(), created };
+      report(created ? `first start: creating the embedded database in ${dir} ...` : `opening the embedded database in ${dir} ...`);
+    },
+  });
+  if (opening) report(`${opening.created ? 'first start: created' : 'opened'} the embedded database (${seconds(opening.since)})`);
   const url = config.DATABASE_URL ?? embedded!.url;
-  // sharedEmbedded: DATABASE_URL is the embedded database of another svapi process (a cluster
-  // worker's primary), which gets the embedded treatment (no session-level settings).
+  // sharedEmbedded: the embedded treatment (no session-level settings) for another process's embedded database.
   const knex = createKnex(url, role, config, Boolean(embedded) || Boolean(opts.sharedEmbedded));
   if (embedded?.created) {
-    await migrateLatest(knex);
+    const migrating = performance.now();
+    report('first start: creating the schema ...');
+    const applied = await migrateLatest(knex);
+    report(`first start: applied ${applied.length} migrations (${seconds(migrating)})`);
     if (role === 'service') {
       // A fresh embedded database is filled with the sample data on first start.
+      const seeding = performance.now();
+      report(`first start: loading the sample data from ${SAMPLE_DATA_DIR} ...`);
       const admin = createKnex(url, 'admin', config, true);
       try {
-        await seed(admin);
+        const loaded = await seed(admin);
+        report(`first start: loaded ${loaded.files.length} files of sample data (${seconds(seeding)})`);
       } finally {
         await admin.destroy();
       }
@@ -50,6 +72,16 @@ export async function openDatabase(config: Config, role: Role, opts: { sharedEmb
   };
 }
 
+/** Where the configured database is, for messages; a URL's password is left out. */
+export function databaseLocation(config: DatabaseConfig): string {
+  if (!config.DATABASE_URL) return `${path.resolve(config.SVAPI_DATA_DIR)} (embedded)`;
+  const url = new URL(config.DATABASE_URL);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
+
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
 const CLIENT_TIMEOUT_MARGIN_MS = 500;
 
 /** True for a pg client that still has a statement outstanding (pg has no public accessor). */
@@ -58,11 +90,16 @@ function stillBusy(connection: unknown): boolean {
   return Boolean(c._getActiveQuery?.()) || (c._queryQueue?.length ?? 0) > 0;
 }
 
-export function createKnex(url: string, role: Role, config: Config, embedded: boolean): Knex {
+export function createKnex(url: string, role: Role, config: DatabaseConfig, embedded: boolean): Knex {
+  return knexFactory(knexConfig(url, role, config, embedded));
+}
+
+/** The knex settings of a connection in `role` (also the knexfile's). */
+export function knexConfig(url: string, role: Role, config: DatabaseConfig, embedded: boolean): Knex.Config {
   // PGlite is a single session behind a multiplexer: session settings would leak between
   // connections there, so read-only is enforced at the session level on real servers only.
   const options = role === 'service' && !embedded ? '-c default_transaction_read_only=on' : undefined;
-  const knexConfig: Knex.Config & { userParams: Record<string, unknown> } = {
+  const settings: Knex.Config & { userParams: Record<string, unknown> } = {
     client: 'pg',
     connection: {
       connectionString: url,
@@ -88,10 +125,10 @@ export function createKnex(url: string, role: Role, config: Config, embedded: bo
     // down a request is ServiceUnavailable after about SVAPI_DB_TIMEOUT_MS, never hangs.
     acquireConnectionTimeout: role === 'service' ? config.SVAPI_DB_TIMEOUT_MS : Math.max(config.SVAPI_DB_TIMEOUT_MS, 10_000),
   };
-  return knexFactory(knexConfig);
+  return settings;
 }
 
-function knexLog(config: Config): Knex.Config['log'] {
+function knexLog(config: DatabaseConfig): Knex.Config['log'] {
   const log = createLogger(config.LOG_LEVEL).child({ component: 'knex' });
   const text = (m: unknown) => (m instanceof Error ? m.message : String(m));
   return {

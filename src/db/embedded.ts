@@ -18,7 +18,8 @@ export interface EmbeddedServer {
   stop(): Promise<void>;
 }
 
-const MEMORY = ':memory:';
+/** SVAPI_DATA_DIR value for a database that lives in memory only (tests). */
+export const MEMORY = ':memory:';
 const STATE_FILE = 'svapi-server.json';
 const SOCKET_DIR = 'socket';
 /** Only names the socket file (`.s.PGSQL.5432`, where pg looks for it): nothing listens on a port. */
@@ -39,9 +40,10 @@ interface State {
  * process (the CLI while the service runs) connects to the first one's socket, named in the state
  * file. A data folder is its owner's only: the folder, its socket's folder and every file in
  * them are owner-only, so no other local user can read the files or connect (PGlite has no
- * passwords). The in-memory database (tests) listens on a loopback port instead.
+ * passwords). The in-memory database (tests) listens on a loopback port instead. `onOpen` is
+ * called before this process opens the data folder, or creates it (both take seconds).
  */
-export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
+export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: string, created: boolean) => void } = {}): Promise<EmbeddedServer> {
   const inMemory = dataDir === MEMORY;
   const dir = inMemory ? '' : path.resolve(dataDir);
   if (!inMemory) {
@@ -55,6 +57,7 @@ export async function startEmbedded(dataDir: string): Promise<EmbeddedServer> {
     if (!inMemory) {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       fs.chmodSync(dir, 0o700);
+      opts.onOpen?.(dir, created);
     }
     const db = await PGlite.create({ dataDir: inMemory ? undefined : dir, extensions: { pg_trgm } });
     // The files PGlite unpacks into a new folder are 0666, as are those of folders made before.

@@ -8,6 +8,8 @@ import { createLogger } from '../../src/log';
 export interface PagesService {
   url: string;
   config: Config;
+  /** The listening server, for supertest. */
+  server: http.Server;
   close(): Promise<void>;
 }
 
@@ -27,6 +29,7 @@ export async function startWithoutDatabase(env: NodeJS.ProcessEnv = {}): Promise
   return {
     url: `http://127.0.0.1:${port}`,
     config,
+    server,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await stop();

@@ -1,11 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import readline from 'node:readline';
 import { createKey } from '../../src/auth/keys';
 import { seed } from '../../seeds/sample';
+import { ROOT, SVAPI_SOURCE } from './cli';
 import { freshDatabase, type TestDatabase } from './db';
-
-const ROOT = path.resolve(__dirname, '../..');
 
 export interface SpawnedServe {
   child: ChildProcess;
@@ -19,15 +17,16 @@ export interface SpawnedServe {
 }
 
 /**
- * `node bin/svapi.js serve ...args` on a port of its own over a fresh seeded database. Without
+ * `svapi serve ...args` (from source unless `svapi` says otherwise, see support/cli.ts) on a port
+ * of its own over a fresh seeded database. Without
  * DATABASE_URL in the test environment the database is an embedded one in another process,
  * which the service is told it shares (as a cluster worker is).
  */
-export async function spawnServe(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<SpawnedServe> {
+export async function spawnServe(args: string[] = [], env: NodeJS.ProcessEnv = {}, svapi = SVAPI_SOURCE): Promise<SpawnedServe> {
   const db = await freshDatabase();
   await seed(db.knex);
   const key = await createKey(db.knex, 'spawned');
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/svapi.js'), 'serve', ...args], {
+  const child = spawn(process.execPath, [...svapi, 'serve', ...args], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -1,16 +1,19 @@
 // Discovery (CONTRACT §2): `GET /` lists the endpoints; `GET <path>` is an endpoint's help page,
-// `GET <path>?op=<Operation>` an operation's page, `GET <path>?wsdl` its WSDL. Every page is built
+// `GET <path>?op=<Operation>` an operation's page, `GET <path>?wsdl` its WSDL, `GET <path>?disco`
+// its DISCO document. Every page is built
 // from the operation table and the metadata generated from the WSDLs.
 
 import type express from 'express';
 import { operationsOf, type Operation } from '../../operations/catalog';
 import { baseUrl } from '../base-url';
+import { soapActionFor } from '../soap/action';
 import type { BindingContext } from '../context';
 import { ENDPOINTS, type Endpoint } from '../endpoints';
+import { discoDocument } from './disco';
 import { codeBlock, html, layout, PAGE_HEADERS, type Html } from './pages';
 import { errorSample, httpRoot, paramDocs, samples, sampleTarget } from './samples';
 
-/** The query string's pairs, keys lower-cased (`?WSDL` = `?wsdl`, `?OP=` = `?op=`). */
+/** The query string's pairs, keys lower-cased (`?WSDL` = `?wsdl`, `?DISCO` = `?disco`, `?OP=` = `?op=`). */
 function queryOf(req: express.Request): Map<string, string> {
   const i = req.originalUrl.indexOf('?');
   const pairs = new Map<string, string>();
@@ -29,6 +32,7 @@ class Links {
   home = () => `${this.base}/`;
   endpoint = (e: Endpoint) => this.base + e.path;
   wsdl = (e: Endpoint) => `${this.base}${e.path}?wsdl`;
+  disco = (e: Endpoint) => `${this.base}${e.path}?disco`;
   operation = (e: Endpoint, op: Operation) => `${this.base}${e.path}?op=${encodeURIComponent(op.name)}`;
   invoke = (e: Endpoint, op: Operation) => `${this.base}${e.path}/${op.name}`;
 }
@@ -37,18 +41,22 @@ function send(res: express.Response, status: number, page: string) {
   res.status(status).set(PAGE_HEADERS).send(page);
 }
 
-/** GET on an endpoint path: `?wsdl` gives the WSDL, `?op=` an operation's page, else the help page. */
+/** GET on an endpoint path: `?wsdl` gives the WSDL, `?disco` the DISCO document, `?op=` an operation's page, else the help page. */
 export function endpointGetHandler(endpoint: Endpoint, ctx: BindingContext): express.RequestHandler {
   return (req, res) => {
     res.locals.binding = 'docs';
     const base = baseUrl(req, ctx.config);
     const query = queryOf(req);
+    const ns = ctx.config.SVAPI_NAMESPACE;
     if (query.has('wsdl')) {
       res.type('text/xml; charset=utf-8').send(ctx.wsdl.wsdl(endpoint, base));
       return;
     }
+    if (query.has('disco')) {
+      res.type('text/xml; charset=utf-8').send(discoDocument(endpoint, base, ns));
+      return;
+    }
     const links = new Links(base);
-    const ns = ctx.config.SVAPI_NAMESPACE;
     const wanted = query.get('op');
     if (wanted === undefined) {
       send(res, 200, endpointPage(endpoint, links, ns));
@@ -106,7 +114,7 @@ function bindingsTable(): Html {
   return html`<table>
 <thead><tr><th>Binding</th><th>Request</th><th>Answer</th></tr></thead>
 <tbody>
-<tr><td>SOAP 1.1</td><td><code>POST &lt;path&gt;</code>, <code>Content-Type: text/xml; charset=utf-8</code>, <code>SOAPAction: "&lt;namespace&gt;/&lt;Operation&gt;"</code></td><td>SOAP 1.1 envelope</td></tr>
+<tr><td>SOAP 1.1</td><td><code>POST &lt;path&gt;</code>, <code>Content-Type: text/xml; charset=utf-8</code>, <code>SOAPAction: "&lt;namespace&gt;/&lt;Operation&gt;"</code> (no second <code>/</code> when the namespace ends in one)</td><td>SOAP 1.1 envelope</td></tr>
 <tr><td>SOAP 1.2</td><td><code>POST &lt;path&gt;</code>, <code>Content-Type: application/soap+xml; charset=utf-8</code></td><td>SOAP 1.2 envelope</td></tr>
 <tr><td>HTTP GET</td><td><code>GET &lt;path&gt;/&lt;Operation&gt;?DevID=…&amp;DevKey=…&amp;…</code></td><td>bare XML document</td></tr>
 <tr><td>HTTP POST</td><td><code>POST &lt;path&gt;/&lt;Operation&gt;</code> with an <code>application/x-www-form-urlencoded</code> body</td><td>bare XML document</td></tr>
@@ -145,6 +153,7 @@ ${bindingsTable()}`;
     heading: `${endpoint.service} service`,
     crumbs: [{ label: 'svapi', href: links.home() }, { label: endpoint.service }],
     home: links.home(),
+    discovery: links.disco(endpoint),
     body,
   });
 }
@@ -164,7 +173,7 @@ ${params.map((p) => html`<label for="${method}-${p.name}">${p.name}<small>${p.ty
 <dl class="facts">
 <dt>Service</dt><dd><a href="${links.endpoint(endpoint)}">${endpoint.service}</a> at <code>${links.endpoint(endpoint)}</code></dd>
 <dt>Result</dt><dd><code>${httpRoot(op)}</code>${op.list ? html` (a list of <code>${op.record}</code> records)` : html` (one record)`}</dd>
-<dt>SOAPAction</dt><dd><code>"${ns}/${op.name}"</code></dd>
+<dt>SOAPAction</dt><dd><code>"${soapActionFor(ns, op.name)}"</code></dd>
 <dt>Service description</dt><dd><a href="${links.wsdl(endpoint)}">${links.wsdl(endpoint)}</a></dd>
 </dl>
 
@@ -195,6 +204,7 @@ ${codeBlock(errorSample(op, ns))}`;
     heading: op.name,
     crumbs: [{ label: 'svapi', href: links.home() }, { label: endpoint.service, href: links.endpoint(endpoint) }, { label: op.name }],
     home: links.home(),
+    discovery: links.disco(endpoint),
     body,
   });
 }
@@ -210,6 +220,7 @@ function unknownOperationPage(endpoint: Endpoint, wanted: string, links: Links):
     heading: 'Unknown operation',
     crumbs: [{ label: 'svapi', href: links.home() }, { label: endpoint.service, href: links.endpoint(endpoint) }],
     home: links.home(),
+    discovery: links.disco(endpoint),
     body,
   });
 }

@@ -89,8 +89,11 @@ form.try button:hover { background: #174c99; }
 footer { color: var(--muted); font-size: .85rem; margin-top: 3rem; border-top: 1px solid var(--line); padding-top: .8rem; }
 `;
 
-/** A whole page: top bar, breadcrumbs, heading, content. */
-export function layout(opts: { title: string; heading: Html | string; crumbs?: Crumb[]; home: string; body: Html }): string {
+/**
+ * A whole page: top bar, breadcrumbs, heading, content. An endpoint's pages name its DISCO
+ * document (`discovery`) in the head, as ASMX's did: Visual Studio's "Add Web Reference" follows it.
+ */
+export function layout(opts: { title: string; heading: Html | string; crumbs?: Crumb[]; home: string; discovery?: string; body: Html }): string {
   const crumbs = opts.crumbs?.length
     ? html`<nav class="crumbs">${opts.crumbs.map((c, i) => html`${i ? ' / ' : ''}${c.href ? html`<a href="${c.href}">${c.label}</a>` : c.label}`)}</nav>`
     : '';
@@ -100,7 +103,8 @@ export function layout(opts: { title: string; heading: Html | string; crumbs?: C
 <meta charset="utf-8" />
 <meta name="viewport" content="width=device-width, initial-scale=1" />
 <title>${opts.title}</title>
-<style>${raw(STYLE)}</style>
+${opts.discovery ? html`<link rel="alternate" type="text/xml" href="${opts.discovery}" />
+` : ''}<style>${raw(STYLE)}</style>
 </head>
 <body>
 <header class="top"><div class="wrap"><a href="${opts.home}">svapi</a><span>game data query service</span></div></header>

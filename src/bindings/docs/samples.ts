@@ -9,6 +9,7 @@ import type { ParamType } from '../../operations/params';
 import { SOAP11_NS, SOAP12_NS } from '../../xml/envelope';
 import { escapeAttr, escapeText } from '../../xml/escape';
 import { XSI_NS } from '../../xml/records';
+import { soapActionFor } from '../soap/action';
 
 /** A parameter as the help page shows it: the credentials first, then the operation's own. */
 export interface ParamDoc {
@@ -155,7 +156,7 @@ function soapSample(op: Operation, t: SampleTarget, version: '1.1' | '1.2'): Sam
   res.add(0, `</${prefix}:Envelope>`);
 
   const headers = [`POST ${t.path} HTTP/1.1`, `Host: ${t.host}`, `Content-Type: ${contentType}`, 'Content-Length: length'];
-  if (version === '1.1') headers.push(`SOAPAction: "${t.ns}/${op.name}"`);
+  if (version === '1.1') headers.push(`SOAPAction: "${soapActionFor(t.ns, op.name)}"`);
   return {
     title: `SOAP ${version}`,
     request: `${headers.join('\n')}\n\n${req}`,
@@ -173,8 +174,8 @@ function httpResponse(op: Operation, t: SampleTarget): string {
   return `HTTP/1.1 200 OK\nContent-Type: text/xml; charset=utf-8\nContent-Length: length\n\n${doc}`;
 }
 
-/** HTTP parameters are text: the sample shows each as `string`, as the WSDL's HTTP messages declare them. */
-const formPairs = (op: Operation) => allParams(op).map((p) => `${p.name}=string`).join('&');
+/** Each parameter with its type as the placeholder, as in the parameter table and the SOAP samples. */
+const formPairs = (op: Operation) => allParams(op).map((p) => `${p.name}=${p.type}`).join('&');
 
 function httpGetSample(op: Operation, t: SampleTarget): Sample {
   return {

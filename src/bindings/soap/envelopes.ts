@@ -2,7 +2,7 @@ import * as soap from 'soap';
 import { operationsOf } from '../../operations/catalog';
 import { escapeAttr } from '../../xml/escape';
 import { SOAP11_NS, SOAP12_NS, type SoapVersion } from '../../xml/envelope';
-import type { Endpoint } from '../endpoints';
+import { soapBindingNames, type Endpoint } from '../endpoints';
 import type { WsdlDocuments } from '../wsdl-documents';
 
 export const SOAP_CONTENT_TYPES: Record<SoapVersion, string> = {
@@ -52,7 +52,8 @@ function canonicalRequest(version: SoapVersion, op: string, ns: string): string 
 function nodeSoapServer(endpoint: Endpoint, wsdl: WsdlDocuments, soap12: boolean): Promise<soap.Server> {
   const impl: Record<string, soap.ISoapServiceMethod> = {};
   for (const op of operationsOf(endpoint)) impl[op.name] = () => ({ $xml: MARKER });
-  const services = { [endpoint.service]: { [`${endpoint.service}Soap`]: impl, [`${endpoint.service}Soap12`]: impl } };
+  const ports = soapBindingNames(endpoint);
+  const services = { [endpoint.service]: { [ports['1.1']]: impl, [ports['1.2']]: impl } };
   return new Promise((resolve, reject) => {
     const server: soap.Server = soap.listen(null, {
       path: endpoint.path,

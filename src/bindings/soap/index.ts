@@ -10,6 +10,7 @@ import type { BindingContext } from '../context';
 import { logServiceError } from '../request-id';
 import type { Endpoint } from '../endpoints';
 import { envelopeTemplates, SOAP_CONTENT_TYPES } from './envelopes';
+import { acceptedActions } from './action';
 import { clientAddress } from '../client-address';
 import { sendBody, type Req, type Res } from '../exchange';
 import type { Handler } from '../router';
@@ -30,6 +31,7 @@ export async function soapHandler(endpoint: Endpoint, ctx: BindingContext): Prom
     return [op, { form: `soap${version}`, render: (result: unknown) => head + ctx.serializer.soapResult(op.name, op.record, op.list, result, ns) + tail }];
   }));
   const renderings = { '1.1': rendering('1.1'), '1.2': rendering('1.2') };
+  const actions = new Map(operationsOf(endpoint).map((op) => [op, acceptedActions(ns, op.name)]));
 
   return async (req, res) => {
     let version: SoapVersion | undefined;
@@ -40,10 +42,11 @@ export async function soapHandler(endpoint: Endpoint, ctx: BindingContext): Prom
       res.locals.binding = version === '1.1' ? 'soap11' : 'soap12';
       const xml = decodeBody(await read(req, res), type!.charset);
       const message = parseSoapRequest(xml, version);
-      const op = message.operationNamespace === ns ? findOperation(endpoint.name, message.operation) : undefined;
+      if (message.operationNamespace !== ns) throw errors.foreignNamespace(message.operation, message.operationNamespace, ns);
+      const op = findOperation(endpoint.name, message.operation);
       if (!op) throw errors.unknownOperation(message.operation);
       const action = soapAction(req, type!.action);
-      if (action && action !== `${ns}/${op.name}`) {
+      if (action && !actions.get(op)!.has(action)) {
         throw errors.badRequest(`The SOAP action ${action} does not name the operation in the Body (${op.name}).`);
       }
       res.locals.operation = op.name;
