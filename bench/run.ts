@@ -16,10 +16,14 @@ import { ROOT, runSvapi, startChild, type Child } from './lib/proc';
 import { summarizeProfile } from './lib/profile';
 import { scrapeBuckets, serviceLatency, type ServiceLatency } from './lib/service-latency';
 import { ratioLines, ratios, table, toRound, type CaseResult, type Round } from './lib/report';
+import { runOverload } from './overload';
 
 const USAGE = `usage: npm run bench -- [options]
-  --dataset <sample|scale100>  sample: a fresh database loaded from seeds/data (dropped afterwards)
-                               scale100: the existing svapi_scale100 database   [sample]
+  --dataset <sample|scaleN>    sample: a fresh database loaded from seeds/data (dropped afterwards)
+                               scaleN (scale100, scale10): the existing svapi_scaleN database [sample]
+  --overload                   instead of the cases: FindItems (1,000 items, cache off) at the
+                               service's SVAPI_MAX_IN_FLIGHT and at 4x that (see bench/README.md);
+                               needs a generated dataset (--dataset scale10)
   --database-url <url>         use this (loaded) database instead
   --server-url <url>           Postgres server for the fresh sample database
                                [$BENCH_PG_URL or postgres://postgres@127.0.0.1:5432/postgres]
@@ -51,6 +55,7 @@ const { values: args } = parseArgs({
     'skip-refs': { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     'keep-db': { type: 'boolean', default: false },
+    overload: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -79,14 +84,14 @@ if (!['on', 'off'].includes(args.cache!)) {
   console.error(`--cache is on or off\n\n${USAGE}`);
   process.exit(2);
 }
-if (!args['database-url'] && !['sample', 'scale100'].includes(args.dataset!)) {
-  console.error(`--dataset is sample or scale100 (or give --database-url)\n\n${USAGE}`);
+if (!args['database-url'] && !/^(sample|scale\d+)$/.test(args.dataset!)) {
+  console.error(`--dataset is sample or scaleN (or give --database-url)\n\n${USAGE}`);
   process.exit(2);
 }
 
 const RESULTS = path.join(ROOT, 'bench/results');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-const label = `${args['database-url'] ? `${args.dataset}-custom` : args.dataset!}${args.cache === 'off' ? '-nocache' : ''}`;
+const label = `${args['database-url'] ? `${args.dataset}-custom` : args.dataset!}${args.cache === 'off' ? '-nocache' : ''}${args.overload ? '-overload' : ''}`;
 fs.mkdirSync(RESULTS, { recursive: true });
 const serviceLog = fs.createWriteStream(path.join(RESULTS, `${stamp}-${label}.log`));
 const log = (s: string) => process.stdout.write(`${s}\n`);
@@ -139,7 +144,7 @@ async function main(): Promise<void> {
     db = await freshSampleDatabase(args['server-url']!, log);
     profile = PROFILES.sample;
   } else {
-    db = await existingDatabase(databaseUrl(args['server-url']!, 'svapi_scale100'));
+    db = await existingDatabase(databaseUrl(args['server-url']!, `svapi_${args.dataset}`));
     profile = PROFILES.generated;
   }
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -156,6 +161,8 @@ async function main(): Promise<void> {
     const serviceEnv: NodeJS.ProcessEnv = {
       ...process.env, NODE_ENV: 'production', DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn',
       SVAPI_NAMESPACE: 'SVAPI', SVAPI_PUBLIC_URL: '', SVAPI_RATE_LIMIT: '2147483647', SVAPI_AUTH_FAIL_LIMIT: '2147483647',
+      // Throughput at 64 connections, not the overload bound (that is --overload).
+      SVAPI_MAX_IN_FLIGHT: '1000000',
       ...(args.cache === 'off' ? { SVAPI_CACHE_MB: '0' } : {}),
     };
     const nodeArgs = args.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
@@ -299,7 +306,22 @@ const deadline = setTimeout(() => {
 }, budgetMs);
 deadline.unref();
 
-main().then(
+const run = args.overload
+  ? () => runOverload({
+    databaseUrl: databaseUrl(args['database-url'] ?? args['server-url']!, args['database-url'] ? undefined : `svapi_${args.dataset === 'sample' ? 'scale10' : args.dataset}`),
+    durationSeconds: opts.durationSeconds,
+    warmupSeconds: opts.warmupSeconds,
+    rounds: roundCount,
+    serviceLog,
+    resultsFile: path.join(RESULTS, `${stamp}-${label}.json`),
+    log,
+    children,
+  }).then((ok) => {
+    if (!ok) process.exitCode = 1;
+  })
+  : main;
+
+run().then(
   () => {
     serviceLog.end();
     process.exit();

@@ -21,6 +21,7 @@ import type { Endpoint } from './bindings/endpoints';
 import { accessLog } from './bindings/access-log';
 import { answerFavicon } from './bindings/favicon';
 import { createMetrics } from './metrics';
+import { InFlightLimit } from './bindings/in-flight';
 import { ResultCache } from './cache/result-cache';
 import { DataChangeWatcher } from './cache/data-change-watcher';
 
@@ -37,6 +38,16 @@ export interface ServiceApp {
   stop(): Promise<void>;
 }
 
+/**
+ * Half the pool. Measured with Postgres on the same 2 cores (docs/performance.md, Overload):
+ * uncached FindItems of 1,000 items gained little beyond 5 calls in flight while their p99 grew
+ * with every call added, and at 4x that load refusals took more than 100 ms once 10 were in
+ * flight (the database's processes crowd the cores); uncached GetMonster served 1,700 a second at
+ * 4 in flight, 1,900 at 8.
+ */
+/** One call per database connection: the pool busy, nothing queued behind it. */
+export const defaultMaxInFlight = (poolMax: number) => poolMax;
+
 export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   const { config, logger } = ctx;
   const knex = ctx.db.knex;
@@ -50,7 +61,8 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   await watcher.start();
   const redis = config.SVAPI_REDIS_URL ? { url: config.SVAPI_REDIS_URL, timeoutMs: config.SVAPI_REDIS_TIMEOUT_MS } : undefined;
   const limits = LimitStore.open(redis, logger);
-  const metrics = createMetrics(knex, results, limits);
+  const limit = new InFlightLimit(config.SVAPI_MAX_IN_FLIGHT ?? defaultMaxInFlight(config.SVAPI_DB_POOL_MAX), config.SVAPI_NAMESPACE, logger);
+  const metrics = createMetrics(knex, results, { limits, inFlight: limit });
   const log = accessLog(logger, (r) => metrics.observe(r));
 
   const binding: BindingContext = {
@@ -89,7 +101,7 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
 
   const handlers = new Map<Endpoint, EndpointHandlers>();
   for (const endpoint of ENDPOINTS) {
-    const h: EndpointHandlers = { soap: await soapHandler(endpoint, binding), http: httpHandler(endpoint, binding) };
+    const h: EndpointHandlers = { soap: limit.soap(await soapHandler(endpoint, binding)), http: limit.http(endpoint, httpHandler(endpoint, binding)) };
     handlers.set(endpoint, h);
     // The front router sends the usual spellings of calls straight to these handlers.
     app.post(endpoint.path, h.soap);
@@ -109,6 +121,7 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   return {
     app: answerFavicon(frontRouter(handlers, begin, app)),
     stop: async () => {
+      limit.stop();
       await watcher.stop();
       await limits.close();
     },

@@ -37,6 +37,8 @@ export const errors = {
   unsupportedMediaType: (type: string) => new ServiceError('UnsupportedMediaType', `Content-Type ${type || '(none)'} is not accepted here.`),
   tooLarge: (limit: number) => new ServiceError('RequestTooLarge', `The request body is larger than ${limit} bytes.`),
   unavailable: () => new ServiceError('ServiceUnavailable', 'The service is temporarily unavailable; retry later.'),
+  overloaded: (retryAfterSeconds: number) =>
+    new ServiceError('ServiceUnavailable', 'The service is busy; retry later.', undefined, { 'Retry-After': String(retryAfterSeconds) }),
   internal: () => new ServiceError('InternalError', 'The service failed to answer this request.'),
 };
 

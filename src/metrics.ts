@@ -20,6 +20,12 @@ export interface Metrics {
   scrape(): Promise<string>;
 }
 
+/** What else a process counts, when it has it: shared limits' state and the overload bound. */
+export interface MetricSources {
+  limits?: LimitStore;
+  inFlight?: { readonly max: number; readonly inFlight: number; readonly refused: number };
+}
+
 interface TarnPool {
   numUsed(): number;
   numFree(): number;
@@ -31,7 +37,8 @@ interface TarnPool {
  * the tests, do not collide). Labels come from fixed sets only: operation names from the
  * catalogue ('none' outside an operation), binding names and ServiceError codes.
  */
-export function createMetrics(knex: Knex, cache?: ResultCache, limits?: LimitStore): Metrics {
+export function createMetrics(knex: Knex, cache?: ResultCache, sources: MetricSources = {}): Metrics {
+  const { limits, inFlight: limit } = sources;
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   const requests = new client.Counter({
@@ -83,6 +90,19 @@ export function createMetrics(knex: Knex, cache?: ResultCache, limits?: LimitSto
       // Summed over a host's workers this would read 2 with one of them down: the instance is up when all are.
       aggregator: 'min',
       collect() { this.set(limits.sharedUp ? 1 : 0); },
+    });
+  }
+  if (limit) {
+    new client.Gauge({ name: 'svapi_requests_in_flight', help: 'Operation calls being worked on', registers: [registry], collect() { this.set(limit.inFlight); } });
+    new client.Gauge({ name: 'svapi_max_in_flight', help: 'Operation calls worked on at once at most (SVAPI_MAX_IN_FLIGHT)', registers: [registry], collect() { this.set(limit.max); } });
+    new client.Counter({
+      name: 'svapi_overload_refused_total',
+      help: 'Operation calls refused at once (ServiceUnavailable) because SVAPI_MAX_IN_FLIGHT were in flight',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(limit.refused);
+      },
     });
   }
   return {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +20,8 @@ const embeddedEnv = () => ({ DATABASE_URL: '', SVAPI_DATA_DIR: dataDir, LOG_LEVE
 async function startServe(): Promise<Started> {
   const child = spawn(process.execPath, [...SVAPI_SOURCE, 'serve'], {
     cwd: ROOT,
-    env: { ...process.env, ...embeddedEnv(), PORT: '0', HOST: '127.0.0.1' },
+    // 50 calls at once below: more than the default overload bound.
+    env: { ...process.env, ...embeddedEnv(), PORT: '0', HOST: '127.0.0.1', SVAPI_MAX_IN_FLIGHT: '100' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
@@ -44,7 +45,10 @@ async function stop({ child }: Started): Promise<void> {
 }
 
 beforeAll(async () => {
-  dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'svapi-embedded-')), 'data');
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'svapi-embedded-'));
+  // Open like a home folder, so only the data folder's own permissions keep other users out.
+  fs.chmodSync(parent, 0o755);
+  dataDir = path.join(parent, 'data');
   started = await startServe();
 }, 120_000);
 
@@ -118,3 +122,53 @@ test('a restart reuses the demo credential, kept owner-only in the data folder; 
   expect((await demoKeys()).map((k: { DevID: number; RevokedAt: string | null }) => [k.DevID, k.RevokedAt === null]))
     .toEqual([[Number(devId), false], [Number(newId), true]]);
 }, 120_000);
+
+/** Files and folders under `dir` (and itself) that a group or other user may write. */
+function groupOrWorldWritable(dir: string): string[] {
+  const all = [dir, ...fs.readdirSync(dir, { recursive: true, withFileTypes: true }).map((e) => path.join(e.parentPath, e.name))];
+  return all.filter((f) => (fs.lstatSync(f).mode & 0o022) !== 0 && !fs.lstatSync(f).isSymbolicLink());
+}
+
+/** Connects to `url` with pg and reads dev_keys, as the given user (undefined: this one). */
+function tryConnect(url: string, asUser?: number): { status: number | null; output: string } {
+  const script = `const { Client } = require(${JSON.stringify(require.resolve('pg'))});
+const c = new Client({ connectionString: process.argv[1] });
+c.connect().then(() => c.query('select count(*) from dev_keys')).then((r) => { console.log('read', r.rows[0].count); return c.end(); })
+  .catch((e) => { console.log(e.code ?? e.message); process.exit(1); });`;
+  const command = asUser === undefined ? [process.execPath] : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', process.execPath];
+  const r = spawnSync(command[0], [...command.slice(1), '-e', script, url], { encoding: 'utf8', cwd: '/' });
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+const NOBODY = 65534;
+const asRoot = process.getuid?.() === 0;
+
+test('another local user cannot connect to the embedded database', () => {
+  const state = JSON.parse(fs.readFileSync(path.join(dataDir, 'svapi-server.json'), 'utf8'));
+  // The owner reads it through the URL of the state file...
+  expect(tryConnect(state.url)).toMatchObject({ status: 0, output: expect.stringMatching(/^read \d+/) });
+  if (!asRoot) {
+    console.warn('skipped the other-user connection attempt: it needs root to run as nobody');
+    return;
+  }
+  // ...another user, given the same URL, is refused by the file system.
+  expect(tryConnect(state.url, NOBODY)).toEqual({ status: 1, output: 'EACCES\n' });
+});
+
+test('no file of a new data folder is group- or world-writable', () => {
+  expect(groupOrWorldWritable(dataDir)).toEqual([]);
+  expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+});
+
+test('a data folder of an earlier version, with 0666 files, is made owner-only on start', async () => {
+  await stop(started);
+  fs.chmodSync(dataDir, 0o777);
+  for (const e of fs.readdirSync(dataDir, { recursive: true, withFileTypes: true })) {
+    if (e.isFile() || e.isDirectory()) fs.chmodSync(path.join(e.parentPath, e.name), e.isDirectory() ? 0o777 : 0o666);
+  }
+  expect(groupOrWorldWritable(dataDir).length).toBeGreaterThan(1000);
+  const listed = await runCli(['keys', 'list', '--json'], embeddedEnv());
+  expect(listed.code).toBe(0);
+  expect(JSON.parse(listed.stdout).length).toBeGreaterThan(0);
+  expect(groupOrWorldWritable(dataDir)).toEqual([]);
+}, 60_000);

@@ -9,6 +9,8 @@ export class TcpProxy {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
   private frozen = false;
+  /** Connections accepted while frozen, not yet relayed. */
+  private readonly parked = new Set<net.Socket>();
   port = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
@@ -16,23 +18,17 @@ export class TcpProxy {
   async start(): Promise<void> {
     const server = net.createServer((client) => {
       if (this.frozen) {
-        // A database that accepts connections and never answers.
+        // A database that accepts connections and never answers (until resume()).
+        this.parked.add(client);
         this.sockets.add(client);
-        client.on('close', () => this.sockets.delete(client));
+        client.on('close', () => {
+          this.sockets.delete(client);
+          this.parked.delete(client);
+        });
         client.on('error', () => undefined);
         return;
       }
-      const upstream = net.connect(this.target.port, this.target.host);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => {
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream);
-      upstream.pipe(client);
+      this.relay(client);
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -64,6 +60,30 @@ export class TcpProxy {
     this.frozen = false;
     for (const s of this.sockets) s.destroy();
     this.sockets.clear();
+    this.parked.clear();
+  }
+
+  /** Back from `freeze()` with nothing lost: a slow database, not a dead one. What waited goes through. */
+  resume(): void {
+    this.frozen = false;
+    const parked = [...this.parked];
+    this.parked.clear();
+    for (const s of this.sockets) if (!parked.includes(s)) s.resume();
+    for (const client of parked) this.relay(client);
+  }
+
+  private relay(client: net.Socket): void {
+    const upstream = net.connect(this.target.port, this.target.host);
+    for (const s of [client, upstream]) {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+      s.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
   }
 
   /** `url` (a database URL) with its host and port replaced by this proxy's. */

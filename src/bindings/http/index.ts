@@ -12,7 +12,7 @@ import { logServiceError } from '../request-id';
 import type { Endpoint } from '../endpoints';
 import type { OperationHandler } from '../router';
 
-const XML_TYPE = 'text/xml; charset=utf-8';
+export const XML_TYPE = 'text/xml; charset=utf-8';
 
 /** HTTP GET `<path>/<Operation>?...` and POST with a form: text parameters, a bare XML document. */
 export function httpHandler(endpoint: Endpoint, ctx: BindingContext): OperationHandler {

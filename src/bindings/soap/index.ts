@@ -1,7 +1,7 @@
 import { errors, statusFor, toServiceError, ServiceError } from '../../errors';
 import { findOperation, operationsOf, type Operation } from '../../operations/catalog';
 import { invoke, type Rendering } from '../../operations/invoke';
-import { parseContentType } from '../../xml/content-type';
+import { parseContentType, type ContentType } from '../../xml/content-type';
 import { parseSoapRequest, type SoapVersion } from '../../xml/envelope';
 import { soapFault } from '../../xml/faults';
 import { sendHttpError } from '../http';
@@ -37,7 +37,7 @@ export async function soapHandler(endpoint: Endpoint, ctx: BindingContext): Prom
     let version: SoapVersion | undefined;
     try {
       const type = parseContentType(req.headers['content-type']);
-      version = type?.essence === 'text/xml' ? '1.1' : type?.essence === 'application/soap+xml' ? '1.2' : undefined;
+      version = soapVersionOf(type);
       if (!version) throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
       res.locals.binding = version === '1.1' ? 'soap11' : 'soap12';
       const xml = decodeBody(await read(req, res), type!.charset);
@@ -57,6 +57,11 @@ export async function soapHandler(endpoint: Endpoint, ctx: BindingContext): Prom
       sendSoapError(res, toServiceError(e), version, ns, ctx);
     }
   };
+}
+
+/** The SOAP version a Content-Type names: text/xml is 1.1, application/soap+xml 1.2. */
+export function soapVersionOf(type: ContentType | undefined): SoapVersion | undefined {
+  return type?.essence === 'text/xml' ? '1.1' : type?.essence === 'application/soap+xml' ? '1.2' : undefined;
 }
 
 function soapAction(req: Req, contentTypeAction: string | undefined): string | undefined {
