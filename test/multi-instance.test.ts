@@ -20,7 +20,8 @@ import { Haproxy, haproxyInstalled, SERVED_BY } from './support/haproxy';
 
 const inCi = process.env.CI === 'true';
 const missing = [...(haproxyInstalled ? [] : ['haproxy']), ...(redisServerInstalled ? [] : ['redis-server'])];
-const DRAIN_MS = 1_500;
+// Longer than two failed checks 200 ms apart take, even when a check is slow (up to 1 s).
+const DRAIN_MS = 2_500;
 
 const redis = new RedisServer();
 let lb: Haproxy;

@@ -14,8 +14,8 @@ export const SERVED_BY = 'x-served-by';
 
 /**
  * HAProxy on a free loopback port, round robin over `servers` (name -> port), with the settings
- * deploy/haproxy.cfg has for docker-compose, but checking /readyz every 200 ms: a server is taken
- * out after two failed checks, and a request whose connection failed or was closed without an
+ * deploy/haproxy.cfg has for docker-compose, but checking /readyz every 200 ms (each check given 1 s,
+ * for a loaded test machine): a server is taken out after two failed checks, and a request whose connection failed or was closed without an
  * answer is sent again to another server (safe: the service only reads).
  */
 export class Haproxy {
@@ -41,6 +41,7 @@ export class Haproxy {
       '  timeout connect 2s',
       '  timeout client 30s',
       '  timeout server 30s',
+      '  timeout check 1s',
       '  retries 3',
       '  option redispatch 1',
       '  retry-on conn-failure empty-response',
