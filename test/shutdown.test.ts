@@ -96,4 +96,4 @@ test('SVAPI_DRAIN_MS: after SIGTERM /readyz answers 503 while requests, on new c
   expect(Date.now() - signalled).toBeLessThan(drainMs);
   expect(await svc.exited).toEqual({ code: 0, signal: null });
   expect(Date.now() - signalled).toBeGreaterThanOrEqual(drainMs);
-}, 60_000);
+}, 120_000);
