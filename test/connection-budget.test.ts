@@ -34,4 +34,4 @@ test('serve warns, naming the numbers, when the plan exceeds the server; not whe
   } finally {
     await fits.stop();
   }
-}, 60_000);
+}, 120_000);
