@@ -22,6 +22,10 @@ COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY wsdl ./wsdl
 COPY seeds/data ./seeds/data
+# Without DATABASE_URL the embedded database lives here, in a folder the node user owns (/app is
+# root's). Mount a volume on it to keep that database: -v svapi-data:/home/node/.svapi-data
+ENV SVAPI_DATA_DIR=/home/node/.svapi-data
+RUN install -d -o node -g node -m 0700 /home/node/.svapi-data
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"

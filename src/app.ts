@@ -36,6 +36,8 @@ export interface ServiceApp {
   app: http.RequestListener;
   /** Stops what runs in the background (the data-change watcher); the database stays open. */
   stop(): Promise<void>;
+  /** From now on /readyz answers 503 (shutting down), so a balancer stops sending requests here. */
+  drain(): void;
 }
 
 /**
@@ -79,7 +81,12 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   app.get('/healthz', (_req, res) => {
     res.type('text/plain').send('ok');
   });
+  let draining = false;
   app.get('/readyz', async (_req, res) => {
+    if (draining) {
+      res.status(503).type('text/plain').send('shutting down');
+      return;
+    }
     try {
       const current = await schemaIsCurrent(knex);
       // Limits counted on the host while Redis is away do not make the service unready; it says so.
@@ -124,6 +131,9 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
       limit.stop();
       await watcher.stop();
       await limits.close();
+    },
+    drain: () => {
+      draining = true;
     },
   };
 }

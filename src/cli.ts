@@ -1,10 +1,11 @@
 import { Command, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
 import { loadConfig, loadDatabaseConfig, environmentHelp, ConfigError, DATABASE_SETTINGS, type Config, type DatabaseConfig } from './config';
-import { databaseLocation, openDatabase } from './db/connect';
+import { createKnex, databaseLocation, openDatabase } from './db/connect';
+import { warnIfOverBudget } from './db/connection-budget';
 import { migrateLatest, requireCurrentSchema } from './db/migrate';
 import { createKey, listKeys, revokeKey, type DevKeyInfo } from './auth/keys';
-import { loadDataset, DatasetError, type LoadOptions } from './load';
+import { loadDataset, holdsNoRecords, DatasetError, type LoadOptions } from './load';
 import { datasetHelp } from './load/help';
 import cluster from 'node:cluster';
 import os from 'node:os';
@@ -31,6 +32,7 @@ program
     const logger = createLogger(config.LOG_LEVEL);
     if (cluster.isWorker) return serveWorker(config, logger);
     const workers = typeof opts.workers === 'number' ? opts.workers : os.availableParallelism();
+    if (config.DATABASE_URL) await checkConnectionBudget(config, workers, logger);
     if (workers > 1) return runPrimary(config, workers, logger, report);
     const running = await startServer(config, logger, { report });
     process.stdout.write(startupLines({
@@ -40,6 +42,16 @@ program
     }));
     stopOnSignal(running, logger);
   });
+
+/** Warns when the planned connections exceed the server's max_connections (README: Deployment). */
+async function checkConnectionBudget(config: Config, workers: number, logger: Logger): Promise<void> {
+  const knex = createKnex(config.DATABASE_URL!, 'service', { ...config, SVAPI_DB_POOL_MAX: 1 }, false);
+  try {
+    await warnIfOverBudget(knex, { instances: config.SVAPI_INSTANCES, workers, poolMax: config.SVAPI_DB_POOL_MAX }, logger);
+  } finally {
+    await knex.destroy();
+  }
+}
 
 /** A cluster worker: serves on the primary's port over the database the primary named. */
 async function serveWorker(config: Config, logger: Logger): Promise<void> {
@@ -86,8 +98,13 @@ program
   .description('validate a dataset folder of CSV files, then write it in one transaction (or nothing)')
   .argument('<dir>', 'dataset folder: CSV files, as described below')
   .option('--replace', 'also remove records of the loaded kinds that the dataset lacks', false)
+  .option('--if-empty', 'load only into a database without records; otherwise load nothing and exit 0 (a sample load that must not overwrite real records)', false)
   .addHelpText('after', () => `${datasetHelp()}${environmentHelp(DATABASE_SETTINGS)}`)
-  .action((dir: string, opts: { replace: boolean }) => withAdminDb(async (knex) => {
+  .action((dir: string, opts: { replace: boolean; ifEmpty: boolean }) => withAdminDb(async (knex) => {
+    if (opts.ifEmpty && !(await holdsNoRecords(knex))) {
+      console.log('the database already holds records: nothing loaded (--if-empty)');
+      return;
+    }
     const progress = process.stderr.isTTY ? progressBars() : undefined;
     try {
       const loaded = await loadDataset(knex, dir, { replace: opts.replace, onProgress: progress?.update });

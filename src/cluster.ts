@@ -118,11 +118,12 @@ export async function runPrimary(config: Config, requested: number, logger: Logg
     const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => Boolean(w));
     if (alive.length === 0) void finish(failed ? 1 : 0);
     for (const w of alive) w.process.kill('SIGTERM');
-    // Each worker gives its requests SHUTDOWN_GRACE_MS; a worker still there later is killed.
+    // Each worker drains for SVAPI_DRAIN_MS, then gives its requests SHUTDOWN_GRACE_MS; a worker
+    // still there later is killed.
     setTimeout(() => {
       for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGKILL');
       void finish(1);
-    }, SHUTDOWN_GRACE_MS + 2_000).unref();
+    }, config.SVAPI_DRAIN_MS + SHUTDOWN_GRACE_MS + 2_000).unref();
   };
   process.on('SIGTERM', () => stop());
   process.on('SIGINT', () => stop());

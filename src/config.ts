@@ -31,6 +31,8 @@ const schema = z.object({
   SVAPI_REQUEST_TIMEOUT_MS: int(1).default(30_000).describe('time a client has to send the whole request, in milliseconds'),
   SVAPI_DB_POOL_MAX: int(1, 1000).default(10).describe('database connections per process'),
   SVAPI_MAX_IN_FLIGHT: int(1).optional().describe('operation calls a process works on at once; beyond it a call is refused at once with ServiceUnavailable and Retry-After; unset = SVAPI_DB_POOL_MAX'),
+  SVAPI_INSTANCES: int(1, 1000).default(1).describe('instances of the service on this database: at start-up, instances x workers x (SVAPI_DB_POOL_MAX + 1) is checked against the server\'s max_connections'),
+  SVAPI_DRAIN_MS: int(0, 60_000).default(0).describe('on SIGTERM, how long /readyz answers 503 while requests are still served, before the port closes (behind a balancer: above its check interval x fall)'),
   SVAPI_DB_NAMED_STATEMENTS: bool.default(true).describe('run fixed-text reads as named prepared statements on a Postgres server (false behind a pooler that cannot keep them)'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('log level'),
 });

@@ -13,7 +13,8 @@ export interface RunningServer {
   demoKey?: DemoCredential;
   close(): Promise<void>;
   /**
-   * Graceful stop: no new connections, requests in flight answered (with `Connection: close`),
+   * Graceful stop: first SVAPI_DRAIN_MS of /readyz answering 503 while everything is still served
+   * (a balancer's health check takes the instance out meanwhile); then no new connections, requests in flight answered (with `Connection: close`),
    * idle kept-alive connections closed, then the pool. True when that took less than `graceMs`;
    * after `graceMs` the remaining connections are cut and the result is false.
    */
@@ -41,7 +42,7 @@ export async function startServer(config: Config, logger: Logger, opts: StartOpt
       await admin.destroy();
     }
   }
-  const { app, stop } = await createApp({ config, db, logger });
+  const { app, stop, drain } = await createApp({ config, db, logger });
   const server = createHttpServer(app, config);
   let stopping = false;
   // Once stopping, every answer closes its connection, so no client reuses it for a new request.
@@ -65,6 +66,8 @@ export async function startServer(config: Config, logger: Logger, opts: StartOpt
       await db.close();
     },
     shutdown: async (graceMs = SHUTDOWN_GRACE_MS) => {
+      drain();
+      if (config.SVAPI_DRAIN_MS > 0) await new Promise((resolve) => setTimeout(resolve, config.SVAPI_DRAIN_MS));
       stopping = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // A connection between two requests is closed now; one with a request in flight after

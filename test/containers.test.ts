@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { configReference } from '../src/config';
+import { configReference, loadConfig } from '../src/config';
+import { haproxyInstalled } from './support/haproxy';
 
 // No Docker engine runs here: these check the files are correct by construction.
 const ROOT = path.resolve(__dirname, '..');
@@ -10,8 +12,8 @@ const read = (f: string) => fs.readFileSync(path.join(ROOT, f), 'utf8');
 describe('docker-compose.yml', () => {
   const compose = parse(read('docker-compose.yml'));
 
-  test('has Postgres with a volume and a health check, a one-shot migrate + seed step, and the service', () => {
-    expect(Object.keys(compose.services).sort()).toEqual(['db', 'migrate', 'svapi']);
+  test('has Postgres with a volume and a health check, Redis, a one-shot migrate + seed step, the service and a balancer', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['db', 'lb', 'migrate', 'redis', 'svapi']);
     const { db, migrate, svapi } = compose.services;
     expect(db.image).toMatch(/^postgres:/);
     expect(db.volumes.some((v: string) => v.endsWith(':/var/lib/postgresql/data'))).toBe(true);
@@ -25,6 +27,7 @@ describe('docker-compose.yml', () => {
     const known = new Set(configReference().map((v) => v.name));
     for (const name of ['migrate', 'svapi']) {
       const env = compose.services[name].environment;
+      expect(() => loadConfig(env)).not.toThrow();
       expect(env.DATABASE_URL).toMatch(/^postgres:\/\/\w+:\w+@db:5432\/\w+$/);
       for (const key of Object.keys(env)) expect(known).toContain(key);
     }
@@ -32,10 +35,71 @@ describe('docker-compose.yml', () => {
     expect(compose.services.svapi.environment.DATABASE_URL).toBe(`postgres://${POSTGRES_USER}:${POSTGRES_PASSWORD}@db:5432/${POSTGRES_DB}`);
   });
 
-  test('the migrate step runs the commands the README documents', () => {
+  test('two replicas of the service, with two workers each, count their limits in the Redis service', () => {
+    const { svapi, redis } = compose.services;
+    expect(svapi.deploy.replicas).toBe(2);
+    expect(svapi.ports).toBeUndefined();
+    expect(svapi.command).toEqual(['serve', '--workers', '2']);
+    expect(redis.image).toMatch(/^redis:/);
+    expect(svapi.environment.SVAPI_REDIS_URL).toBe('redis://redis:6379');
+    expect(svapi.depends_on.redis).toBeDefined();
+  });
+
+  test('the connections the replicas may open fit Postgres\'s default max_connections, and serve is told how many replicas run', () => {
+    const { svapi } = compose.services;
+    const config = loadConfig(svapi.environment);
+    expect(config.SVAPI_INSTANCES).toBe(svapi.deploy.replicas);
+    const workers = Number(svapi.command[svapi.command.indexOf('--workers') + 1]);
+    // Postgres's defaults: max_connections 100, of which 3 reserved for superusers.
+    expect(config.SVAPI_INSTANCES * workers * (config.SVAPI_DB_POOL_MAX + 1)).toBeLessThanOrEqual(97);
+  });
+
+  describe('the balancer in front of the replicas', () => {
+    const { lb, svapi } = compose.services;
+    const mounted = (lb.volumes as string[]).map((v) => v.split(':'));
+    const [source] = mounted.find(([, target]) => target === '/usr/local/etc/haproxy/haproxy.cfg') ?? [];
+    const cfg = source ? read(source) : '';
+    const config = loadConfig(svapi.environment);
+
+    test('is HAProxy with its configuration from the repository, and the only published port', () => {
+      expect(lb.image).toMatch(/^haproxy:/);
+      expect(source).toBe('./deploy/haproxy.cfg');
+      expect(lb.ports).toEqual([`${config.PORT}:${config.PORT}`]);
+      expect(cfg).toMatch(new RegExp(`^\\s*bind :${config.PORT}$`, 'm'));
+    });
+
+    test('sends requests to every replica by its service name, checked on /readyz', () => {
+      expect(cfg).toMatch(/^\s*balance roundrobin$/m);
+      expect(cfg).toMatch(/^\s*option httpchk GET \/readyz$/m);
+      expect(cfg).toMatch(/^\s*http-check expect status 200$/m);
+      const template = /^\s*server-template \S+ (\d+) svapi:(\d+) .*resolvers docker/m.exec(cfg);
+      expect(template).not.toBeNull();
+      expect(Number(template![1])).toBeGreaterThanOrEqual(svapi.deploy.replicas);
+      expect(Number(template![2])).toBe(config.PORT);
+    });
+
+    test('a stopping replica drains for longer than the checks take to notice, within the stop grace period', () => {
+      const check = /^\s*default-server check inter (\d+)s fall (\d+)/m.exec(cfg);
+      const slowest = /^\s*timeout check (\d+)s$/m.exec(cfg);
+      expect([check, slowest]).not.toContain(null);
+      // The check under way when the drain starts may take its whole time-out; the failing ones are quick.
+      expect(config.SVAPI_DRAIN_MS).toBeGreaterThan((Number(slowest![1]) + Number(check![1]) * Number(check![2])) * 1000);
+      // The drain, then the 10 s given to requests in flight (src/server.ts SHUTDOWN_GRACE_MS).
+      expect(Number(/^(\d+)s$/.exec(svapi.stop_grace_period)![1]) * 1000).toBeGreaterThan(config.SVAPI_DRAIN_MS + 10_000);
+      expect(cfg).toMatch(/^\s*retry-on conn-failure empty-response$/m);
+      expect(cfg).toMatch(/^\s*option redispatch/m);
+    });
+
+    (haproxyInstalled ? test : test.skip)('haproxy -c accepts the configuration', () => {
+      const result = spawnSync('haproxy', ['-c', '-f', path.join(ROOT, 'deploy/haproxy.cfg')], { encoding: 'utf8' });
+      expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
+    });
+  });
+
+  test('the migrate step runs the commands the README documents, loading the sample into an empty database only', () => {
     const command = compose.services.migrate.entrypoint.join(' ');
     expect(command).toContain('node bin/svapi.js migrate');
-    expect(command).toContain('node bin/svapi.js load seeds/data');
+    expect(command).toContain('node bin/svapi.js load --if-empty seeds/data');
     const readme = read('README.md');
     expect(readme).toContain('svapi migrate');
     expect(readme).toContain('svapi load');
@@ -53,6 +117,14 @@ describe('Dockerfile', () => {
     expect(build).toContain('RUN npm run build');
     expect(runtime.filter((l) => l.startsWith('RUN npm ')).join('\n')).toMatch(/^RUN npm ci --omit=dev\b/);
     expect(runtime.filter((l) => l.startsWith('USER ')).pop()).toBe('USER node');
+  });
+
+  test('without DATABASE_URL the embedded database goes to a folder the node user owns (the working directory is root\'s)', () => {
+    const env = runtime.find((l) => l.startsWith('ENV SVAPI_DATA_DIR='));
+    expect(env).toBe('ENV SVAPI_DATA_DIR=/home/node/.svapi-data');
+    const made = runtime.findIndex((l) => l === 'RUN install -d -o node -g node -m 0700 /home/node/.svapi-data');
+    expect(made).toBeGreaterThan(-1);
+    expect(made).toBeLessThan(runtime.indexOf('USER node'));
   });
 
   test('the build stage copies everything the build compiles', () => {

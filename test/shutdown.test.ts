@@ -1,8 +1,9 @@
 // SIGTERM under load: the service stops accepting, answers every request it had accepted, closes
-// its pool and exits 0.
+// its pool and exits 0; with SVAPI_DRAIN_MS it first answers /readyz 503 for that long, still serving.
 
 import http from 'node:http';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
+import { eventually } from './support/limits';
 
 let svc: SpawnedServe;
 afterEach(async () => {
@@ -76,3 +77,23 @@ test('SIGTERM mid-load: no accepted request fails, exit code 0', async () => {
   for (const code of Object.keys(tally.notAccepted)) expect(['ECONNREFUSED', 'ECONNRESET']).toContain(code);
   expect(svc.log.some((l) => l.msg === 'shutting down')).toBe(true);
 });
+
+test('SVAPI_DRAIN_MS: after SIGTERM /readyz answers 503 while requests, on new connections too, are still answered; then exit 0', async () => {
+  const drainMs = 5_000;
+  svc = await spawnServe([], { SVAPI_DRAIN_MS: String(drainMs) });
+  const target = `${svc.url}/API/hunting.asmx/GetMonster?DevID=${svc.key.devId}&DevKey=${encodeURIComponent(svc.key.devKey)}&MonsterID=1`;
+  const readyz = async () => {
+    const res = await fetch(`${svc.url}/readyz`, { headers: { Connection: 'close' } });
+    return { status: res.status, body: await res.text() };
+  };
+  expect((await readyz()).status).toBe(200);
+  const signalled = Date.now();
+  svc.child.kill('SIGTERM');
+  expect(await eventually(async () => JSON.stringify(await readyz()) === JSON.stringify({ status: 503, body: 'shutting down' }), drainMs)).toBe(true);
+  const during = await fetch(target, { headers: { Connection: 'close' } });
+  expect([during.status, await during.text()]).toEqual([200, expect.stringContaining('<MonsterID>1</MonsterID>')]);
+  // Both answers came within the drain, before the port closed.
+  expect(Date.now() - signalled).toBeLessThan(drainMs);
+  expect(await svc.exited).toEqual({ code: 0, signal: null });
+  expect(Date.now() - signalled).toBeGreaterThanOrEqual(drainMs);
+}, 120_000);

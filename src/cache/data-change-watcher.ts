@@ -5,6 +5,7 @@ import type { Logger } from '../log';
 import type { ResultCache } from './result-cache';
 
 const TRUST_MARGIN_MS = 500;
+const READ_ONLY_SQL_TRANSACTION = '25006';
 
 export interface WatcherOptions {
   /** A real server's URL: LISTEN there for loads as they commit. Unset on the embedded database. */
@@ -21,7 +22,8 @@ export interface WatcherOptions {
  * - on a real server a dedicated connection LISTENs, so the cache is dropped as the load commits;
  *   while that connection is down the cache is not used (a notification could be missed);
  * - every `pollMs` the version is read as well (the only signal on PGlite, whose socket server
- *   delivers no notifications): a change drops the cache, and a failed read (database down or
+ *   delivers no notifications, and on a read replica, which refuses LISTEN and gets the loads
+ *   from the primary's replication, not as notifications): a change drops the cache, and a failed read (database down or
  *   hanging) stops its use, so answers during an outage are ServiceUnavailable (CONTRACT §8)
  *   rather than cached ones. A successful read trusts the cache for two intervals and half a
  *   second (a busy database may answer a check late without anything being wrong).
@@ -30,6 +32,8 @@ export class DataChangeWatcher {
   private version: number | undefined;
   private listener: Client | undefined;
   private listening = false;
+  /** The server is a hot standby: no LISTEN there, the version check alone keeps the cache in step. */
+  private replica = false;
   private timer: NodeJS.Timeout | undefined;
   private reconnect: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -60,7 +64,7 @@ export class DataChangeWatcher {
         this.cache.invalidate();
         this.version = version;
       }
-      const listenerOk = !this.opts.listenUrl || this.listening;
+      const listenerOk = !this.opts.listenUrl || this.listening || this.replica;
       this.cache.trustUntil(listenerOk ? Date.now() + 2 * this.opts.pollMs + TRUST_MARGIN_MS : 0);
     } catch {
       this.version = undefined;
@@ -94,8 +98,13 @@ export class DataChangeWatcher {
       // Loads may have committed while nobody listened: start from an empty cache.
       this.cache.invalidate();
       this.listening = this.listener === client;
-    } catch {
-      lost();
+    } catch (e) {
+      // 25006: "cannot execute LISTEN during recovery", a read replica.
+      if ((e as { code?: string }).code !== READ_ONLY_SQL_TRANSACTION) return lost();
+      this.listener = undefined;
+      this.replica = true;
+      client.end().catch(() => {});
+      this.opts.logger.info({ checkMs: this.opts.pollMs }, 'the database is a read replica (no LISTEN there): cached answers follow the data version, checked every checkMs');
     }
   }
 }

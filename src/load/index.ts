@@ -3,7 +3,7 @@ import { throttle, type ProgressListener } from './progress';
 import { openStager } from './stage';
 import { checkDataset } from './validate';
 import { applyStaged, type LoadReport } from './write';
-import { SPEC_BY_FILE } from './files';
+import { FILES, SPEC_BY_FILE } from './files';
 import { bumpDataVersion } from '../db/data-version';
 
 export { DatasetError, formatProblem, type Problem } from './problems';
@@ -43,3 +43,11 @@ export async function loadDataset(knex: Knex, dir: string, opts: LoadOptions = {
 }
 
 const changedAnything = (f: { inserted: number; updated: number; deleted: number }) => f.inserted + f.updated + f.deleted > 0;
+
+/** True when no table a dataset fills holds a row (credentials do not count): `load --if-empty`. */
+export async function holdsNoRecords(knex: Knex): Promise<boolean> {
+  for (const { table } of FILES) {
+    if (await knex(table).first(knex.raw('1 AS one'))) return false;
+  }
+  return true;
+}

@@ -51,7 +51,8 @@ export class RedisServer {
   }
 }
 
-function freePort(): Promise<number> {
+/** A free TCP port on the loopback address. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
