@@ -1,9 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log';
 import type { RequestRecord } from '../metrics';
-import { pathOf, type Req, type Res } from './exchange';
+import { pathOf, type Req, type Res } from '../http/exchange';
+import { BINDING_NAMES } from '../pipeline/registry';
 
-export type BindingName = 'soap11' | 'soap12' | 'http-get' | 'http-post' | 'docs' | 'other';
+/** The binding names a log line or metric can carry: the registry's, pages' and the rest. */
+const BINDING_LABELS: ReadonlySet<string> = new Set([...BINDING_NAMES, 'docs', 'other']);
 
 /**
  * Run for every request, after the request id: one JSON line when its response has finished (or
@@ -24,7 +26,7 @@ export function accessLog(logger: Logger, onRecord?: (r: RequestRecord) => void)
       : this.writableFinished ? (status < 400 ? 'OK' : `HTTP${status}`) : 'Aborted';
     const record: RequestRecord = {
       operation: typeof locals.operation === 'string' ? locals.operation : 'none',
-      binding: typeof locals.binding === 'string' ? locals.binding : 'other',
+      binding: BINDING_LABELS.has(locals.binding) ? locals.binding : 'other',
       outcome,
       durationMs,
     };
