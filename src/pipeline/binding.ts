@@ -29,6 +29,11 @@ export interface Call {
   repeated: readonly string[];
   /** The binding's name for this call (logs, metrics, cache keys): `soap11`, `http-get`, ... */
   name: string;
+  /**
+   * A parameter the binding read but cannot accept (a typed wire format: a JSON object where a
+   * string goes): refused when the parameters are decoded, after the credentials (CONTRACT §6).
+   */
+  refused?: ServiceError;
 }
 
 /** A binding serving one endpoint: made once at start-up, then used by every call. */

@@ -27,6 +27,7 @@ export async function authenticate(credentials: CredentialChecker, call: Call, c
 
 /** The operation's typed parameters. Unknown parameters are ignored, even repeated; a known one given twice is ambiguous. */
 export function decode(call: Call): Params {
+  if (call.refused) throw call.refused;
   const twice = call.op.params.find((p) => call.repeated.includes(p.name));
   if (twice) throw errors.invalid(twice.name, 'was given more than once');
   return decodeParams(call.op.params, call.params);
