@@ -121,6 +121,7 @@ function jsonSample(op: Operation, t: SampleTarget): Sample {
 /**
  * The test form's script (fixed text: the page's Content-Security-Policy allows it by its hash):
  * sends the form's fields as a JSON object, ints as numbers, and shows the answer as received.
+ * No `&` or `<` in it: the page stays well-formed XML like every page.
  */
 function tryScript(): string {
   return `(() => {
@@ -133,7 +134,8 @@ function tryScript(): string {
     for (const input of form.querySelectorAll('input')) {
       const text = input.value.trim();
       if (text === '') continue;
-      params[input.name] = input.dataset.type === 'int' && /^[-+]?[0-9]+$/.test(text) ? Number(text) : input.value;
+      const int = input.dataset.type === 'int' ? /^[-+]?[0-9]+$/.test(text) : false;
+      params[input.name] = int ? Number(text) : input.value;
     }
     try {
       const response = await fetch(new URL(form.action).pathname, {
