@@ -19,20 +19,20 @@ export function accessLog(logger: Logger, onRecord?: (r: RequestRecord) => void)
   // went first), reading what it needs from res.locals: no closure made per request.
   function finished(this: Res) {
     const locals = this.locals;
-    const durationMs = performance.now() - (locals.startedAt as number);
+    const durationMs = performance.now() - locals.startedAt!;
     const status = this.statusCode;
     const outcome = typeof locals.outcome === 'string'
       ? locals.outcome
       : this.writableFinished ? (status < 400 ? 'OK' : `HTTP${status}`) : 'Aborted';
     const record: RequestRecord = {
       operation: typeof locals.operation === 'string' ? locals.operation : 'none',
-      binding: BINDING_LABELS.has(locals.binding) ? locals.binding : 'other',
+      binding: locals.binding !== undefined && BINDING_LABELS.has(locals.binding) ? locals.binding : 'other',
       outcome,
       durationMs,
     };
     onRecord?.(record);
     if (!logging) return;
-    const path = locals.path as string;
+    const path = locals.path!;
     logger.info({
       requestId: locals.requestId,
       endpoint: path.length > 200 ? `${path.slice(0, 200)}...` : path,

@@ -20,7 +20,7 @@ export function assignRequestId(req: Req, res: Res, logger: Logger): void {
 
 /** A logger bound to the request's id (made only when something is logged), else the fallback. */
 export function requestLogger(res: Res, fallback?: Logger): Logger | undefined {
-  const log = (res.locals.log as Logger | undefined) ?? fallback;
-  const id = res.locals.requestId as string | undefined;
+  const log = res.locals.log ?? fallback;
+  const id = res.locals.requestId;
   return id && log ? log.child({ requestId: id }) : log;
 }

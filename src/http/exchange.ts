@@ -1,13 +1,28 @@
 import type http from 'node:http';
+import type { Logger } from '../log';
+
+/** What a request carries for the access log, the metrics and error logging (set as it is served). */
+export interface Locals {
+  requestId?: string;
+  /** The service's logger (a child with the request id is made only when something is logged). */
+  log?: Logger;
+  startedAt?: number;
+  /** The path as received (before anything rewrites req.url). */
+  path?: string;
+  /** A binding name from the registry, `docs` for pages, else `other`. */
+  binding?: string;
+  operation?: string;
+  /** `OK` is implied by a status below 400; otherwise the ServiceError code. */
+  outcome?: string;
+  devId?: number;
+}
 
 /**
- * The request and response every binding handler takes: plain Node ones, so a handler runs the
- * same behind the front router (no Express) and behind an Express route. `locals` carries what the
- * access log reports (operation, binding, outcome, DevID) and the request id.
+ * The request and response of the whole service: plain Node ones, the same for an operation call
+ * (the router and the pipeline, no Express) and a page (Express, whose res.locals fits Locals).
  */
 export type Req = http.IncomingMessage;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Express types res.locals this way
-export type Res = http.ServerResponse & { locals: Record<string, any> };
+export type Res = http.ServerResponse & { locals: Locals };
 
 /** The path part of a request target (before `?`), as sent. */
 export function pathOf(req: Req): string {
