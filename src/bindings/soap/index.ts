@@ -86,7 +86,7 @@ async function createSoapBinding(endpoint: Endpoint, ctx: ServiceContext): Promi
 }
 
 /** The SOAP version a Content-Type names: text/xml is 1.1, application/soap+xml 1.2. */
-export function soapVersionOf(type: ContentType | undefined): SoapVersion | undefined {
+function soapVersionOf(type: ContentType | undefined): SoapVersion | undefined {
   return type?.essence === 'text/xml' ? '1.1' : type?.essence === 'application/soap+xml' ? '1.2' : undefined;
 }
 
