@@ -12,7 +12,7 @@ import { Client } from 'pg';
 import { loadConfig } from '../src/config';
 import { createKnex } from '../src/db/connect';
 import { findOperation, type EndpointName } from '../src/operations/catalog';
-import { decodeParams } from '../src/operations/params';
+import { decodeParams } from '../src/pipeline/decode';
 import { operations, PROFILES } from './lib/cases';
 import { databaseUrl } from './lib/database';
 import { genericPlan } from './lib/plans';

@@ -7,21 +7,21 @@ import { schemaIsCurrent } from './db/migrate';
 import { CredentialChecker } from './auth/credentials';
 import { LimitStore } from './auth/limit-store';
 import { errors, toServiceError } from './errors';
-import { RecordSerializer } from './xml/records';
-import { ENDPOINTS } from './bindings/endpoints';
+import { ENDPOINTS, type Endpoint } from './bindings/endpoints';
 import { WsdlDocuments } from './bindings/wsdl-documents';
-import type { BindingContext } from './bindings/context';
-import { soapHandler } from './bindings/soap';
-import { httpHandler, sendHttpError } from './bindings/http';
 import { endpointGetHandler, indexHandler } from './bindings/docs';
 import { assignRequestId } from './bindings/request-id';
-import { frontRouter, type EndpointHandlers } from './bindings/router';
-import type { Req, Res } from './bindings/exchange';
-import type { Endpoint } from './bindings/endpoints';
 import { accessLog } from './bindings/access-log';
 import { answerFavicon } from './bindings/favicon';
+import type { Req, Res } from './http/exchange';
+import { BINDINGS } from './pipeline/registry';
+import { callHandler } from './pipeline/handle';
+import { router, type RoutedCall } from './pipeline/router';
+import { InFlightLimit } from './pipeline/in-flight';
+import { sendErrorDocument } from './pipeline/error-document';
+import { logServiceError } from './pipeline/log-error';
+import type { ServiceContext } from './pipeline/service-context';
 import { createMetrics } from './metrics';
-import { InFlightLimit } from './bindings/in-flight';
 import { ResultCache } from './cache/result-cache';
 import { DataChangeWatcher } from './cache/data-change-watcher';
 
@@ -63,17 +63,17 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   await watcher.start();
   const redis = config.SVAPI_REDIS_URL ? { url: config.SVAPI_REDIS_URL, timeoutMs: config.SVAPI_REDIS_TIMEOUT_MS } : undefined;
   const limits = LimitStore.open(redis, logger);
-  const limit = new InFlightLimit(config.SVAPI_MAX_IN_FLIGHT ?? defaultMaxInFlight(config.SVAPI_DB_POOL_MAX), config.SVAPI_NAMESPACE, logger);
+  const limit = new InFlightLimit(config.SVAPI_MAX_IN_FLIGHT ?? defaultMaxInFlight(config.SVAPI_DB_POOL_MAX), logger);
   const metrics = createMetrics(knex, results, { limits, inFlight: limit });
   const log = accessLog(logger, (r) => metrics.observe(r));
 
-  const binding: BindingContext = {
+  const service: ServiceContext = {
     knex,
     config,
     logger,
     credentials: new CredentialChecker(knex, config, limits),
     results,
-    serializer: new RecordSerializer(),
+    limit,
     wsdl: new WsdlDocuments(config.SVAPI_NAMESPACE),
   };
   const ns = config.SVAPI_NAMESPACE;
@@ -104,29 +104,32 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
       next(e);
     }
   });
-  app.get('/', indexHandler(binding));
+  app.get('/', indexHandler(service));
 
-  const handlers = new Map<Endpoint, EndpointHandlers>();
+  // Operation calls go through the router (below); Express serves only the pages.
+  const calls = new Map<Endpoint, RoutedCall[]>();
   for (const endpoint of ENDPOINTS) {
-    const h: EndpointHandlers = { soap: limit.soap(await soapHandler(endpoint, binding)), http: limit.http(endpoint, httpHandler(endpoint, binding)) };
-    handlers.set(endpoint, h);
-    // The front router sends the usual spellings of calls straight to these handlers.
-    app.post(endpoint.path, h.soap);
-    app.get(endpoint.path, endpointGetHandler(endpoint, binding));
-    app.all(endpoint.path, (_req, res) => sendHttpError(res, errors.methodNotAllowed(['GET', 'POST']), ns));
-    app.all(`${endpoint.path}/:operation`, (req, res) => h.http(req, res, String(req.params.operation)));
+    const routed: RoutedCall[] = [];
+    for (const module of BINDINGS) {
+      const handle = callHandler(endpoint, await module.create(endpoint, service), service);
+      for (const route of module.routes) routed.push({ route, handle });
+    }
+    calls.set(endpoint, routed);
+    app.get(endpoint.path, endpointGetHandler(endpoint, service));
   }
 
-  app.use((_req, res) => sendHttpError(res, errors.notFound('This path'), ns));
+  app.use((_req, res) => sendErrorDocument(res, errors.notFound('This path'), ns));
   app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    sendHttpError(res, toServiceError(err), ns);
+    const e = toServiceError(err);
+    logServiceError(res, e, 'page', logger);
+    sendErrorDocument(res, e, ns);
   });
   const begin = (req: Req, res: Res) => {
     assignRequestId(req, res, logger);
     log(req, res);
   };
   return {
-    app: answerFavicon(frontRouter(handlers, begin, app)),
+    app: answerFavicon(router(calls, begin, app, ns)),
     stop: async () => {
       limit.stop();
       await watcher.stop();

@@ -11,7 +11,8 @@ import cluster from 'node:cluster';
 import os from 'node:os';
 import { createLogger, type Logger } from './log';
 import { startServer, SHUTDOWN_GRACE_MS, type RunningServer } from './server';
-import { runPrimary, startupLines, SHARED_EMBEDDED_ENV } from './cluster';
+import { runPrimary, SHARED_EMBEDDED_ENV } from './cluster';
+import { startupLines } from './startup-lines';
 
 const program = new Command('svapi')
   .description('Game data query service: SOAP 1.1/1.2 and HTTP GET/POST over a Postgres database')

@@ -2,11 +2,12 @@ import cluster, { type Worker } from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config';
 import { createKnex, openDatabase, type Database } from './db/connect';
-import { demoCredential, type DemoCredential } from './auth/demo-key';
+import { demoCredential } from './auth/demo-key';
 import type { Logger } from './log';
 import { SHUTDOWN_GRACE_MS } from './server';
 import { holdHostCounts } from './auth/limit-store';
 import { aggregateWorkerMetrics } from './metrics-cluster';
+import { startupLines, type StartupInfo } from './startup-lines';
 
 /** PGlite is single-threaded: more processes than this over the embedded database gain nothing. */
 export const EMBEDDED_MAX_WORKERS = 4;
@@ -14,29 +15,6 @@ export const EMBEDDED_MAX_WORKERS = 4;
 const EMBEDDED_CONNECTIONS = 12;
 /** Set in a worker's environment when DATABASE_URL is the primary's embedded database. */
 export const SHARED_EMBEDDED_ENV = 'SVAPI_SHARED_EMBEDDED';
-
-export interface StartupInfo {
-  url: string;
-  database: string;
-  demoKey?: DemoCredential;
-  workers?: number;
-}
-
-export function startupLines(info: StartupInfo): string {
-  const { url } = info;
-  const lines = [
-    `svapi listening on ${url}`,
-    `  endpoints: ${url}/api/weapons.asmx  ${url}/api/item.asmx  ${url}/API/hunting.asmx  ${url}/api/auction.asmx`,
-    `  WSDL:      ${url}/API/hunting.asmx?wsdl (likewise for each endpoint)`,
-    `  database:  ${info.database}`,
-  ];
-  if (info.workers !== undefined) lines.push(`  workers:   ${info.workers}`);
-  if (info.demoKey) {
-    lines.push(`  demo credential: DevID=${info.demoKey.devId} DevKey=${info.demoKey.devKey}`);
-    lines.push(`  try: curl '${url}/API/hunting.asmx/GetMonster?DevID=${info.demoKey.devId}&DevKey=${info.demoKey.devKey}&MonsterID=1'`);
-  }
-  return `${lines.join('\n')}\n`;
-}
 
 /**
  * The cluster primary of `svapi serve --workers N`: owns the embedded database when there is

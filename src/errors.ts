@@ -80,7 +80,7 @@ export function faultCodeFor(e: ServiceError, binding: 'soap11' | 'soap12'): str
 
 /**
  * Anything thrown becomes a ServiceError; what is not one already is logged, never shown: the
- * original stays on `cause` for the log (sendSoapError / sendHttpError log it with the request
+ * original stays on `cause` for the log (the pipeline logs it with the request
  * id), the client sees only the code and its fixed message.
  */
 export function toServiceError(e: unknown): ServiceError {

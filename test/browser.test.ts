@@ -1,5 +1,5 @@
 // A person evaluating the service in a browser: from `/` to the hunting help page, to the
-// GetMonster page, then the test forms (GET and POST) with the credential: the browser shows the
+// GetMonster page, then the test forms (GET, POST, and JSON on its own page) with the credential: the browser shows the
 // monster's XML. Headless Chromium from the system (Debian package `chromium`), driven by
 // playwright-core; no browser is ever downloaded.
 
@@ -85,5 +85,24 @@ if (!runnable) {
     expect(response.status()).toBe(403);
     expect(parseXml(await response.text()).root.local).toBe('ServiceError');
     expect(await page.locator(':root').textContent()).toContain('AuthenticationFailed');
+  });
+
+  test('the JSON page of GetMonster: its form sends the parameters as JSON and shows {"d": ...}', async () => {
+    await page.goto(`${svc.url}/API/hunting.asmx?op=GetMonster`);
+    await page.getByRole('link', { name: 'samples and a test form' }).click();
+    await page.waitForURL(`${svc.url}/API/hunting.asmx?op=GetMonster&json`);
+    for (const [name, value] of Object.entries({ DevID: String(svc.key.devId), DevKey: svc.key.devKey, MonsterID: '14' })) {
+      await page.locator(`#json-form input[name="${name}"]`).fill(value);
+    }
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.url() === `${svc.url}/API/hunting.asmx/GetMonster` && r.method() === 'POST'),
+      page.locator('#json-form button[type="submit"]').click(),
+    ]);
+    expect(request.headers()['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(request.postData()!)).toEqual({ DevID: svc.key.devId, DevKey: svc.key.devKey, MonsterID: 14 });
+    await page.locator('#json-status').filter({ hasText: '200' }).waitFor();
+    const answer = JSON.parse((await page.locator('#json-answer').textContent())!);
+    expect(answer.d.MonsterID).toBe(14);
+    expect(answer.d.MonsterName).toBe(await monsterName(14));
   });
 }

@@ -1,7 +1,10 @@
-// parseSoapRequest reuses one parser between requests (src/xml/envelope.ts). Whatever came
+// A SoapEnvelopeReader reuses one parser between requests (src/xml/envelope.ts). Whatever came
 // before, refused or half-read, must not leak into the next request's reading.
 
-import { parseSoapRequest } from '../src/xml/envelope';
+import { SoapEnvelopeReader } from '../src/xml/envelope';
+
+const reader = new SoapEnvelopeReader();
+const parseSoapRequest: SoapEnvelopeReader['read'] = (xml, version) => reader.read(xml, version);
 
 const V11 = 'http://schemas.xmlsoap.org/soap/envelope/';
 const V12 = 'http://www.w3.org/2003/05/soap-envelope';

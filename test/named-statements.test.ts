@@ -6,7 +6,7 @@ import { seed } from '../seeds/sample';
 import { loadConfig } from '../src/config';
 import { createKnex } from '../src/db/connect';
 import { findOperation } from '../src/operations/catalog';
-import { decodeParams } from '../src/operations/params';
+import { decodeParams } from '../src/pipeline/decode';
 
 let db: TestDatabase;
 beforeAll(async () => {

@@ -1,9 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log';
 import type { RequestRecord } from '../metrics';
-import { pathOf, type Req, type Res } from './exchange';
+import { pathOf, type Req, type Res } from '../http/exchange';
+import { BINDING_NAMES } from '../pipeline/registry';
 
-export type BindingName = 'soap11' | 'soap12' | 'http-get' | 'http-post' | 'docs' | 'other';
+/** The binding names a log line or metric can carry: the registry's, pages' and the rest. */
+const BINDING_LABELS: ReadonlySet<string> = new Set([...BINDING_NAMES, 'docs', 'other']);
 
 /**
  * Run for every request, after the request id: one JSON line when its response has finished (or
@@ -17,20 +19,20 @@ export function accessLog(logger: Logger, onRecord?: (r: RequestRecord) => void)
   // went first), reading what it needs from res.locals: no closure made per request.
   function finished(this: Res) {
     const locals = this.locals;
-    const durationMs = performance.now() - (locals.startedAt as number);
+    const durationMs = performance.now() - locals.startedAt!;
     const status = this.statusCode;
     const outcome = typeof locals.outcome === 'string'
       ? locals.outcome
       : this.writableFinished ? (status < 400 ? 'OK' : `HTTP${status}`) : 'Aborted';
     const record: RequestRecord = {
       operation: typeof locals.operation === 'string' ? locals.operation : 'none',
-      binding: typeof locals.binding === 'string' ? locals.binding : 'other',
+      binding: locals.binding !== undefined && BINDING_LABELS.has(locals.binding) ? locals.binding : 'other',
       outcome,
       durationMs,
     };
     onRecord?.(record);
     if (!logging) return;
-    const path = locals.path as string;
+    const path = locals.path!;
     logger.info({
       requestId: locals.requestId,
       endpoint: path.length > 200 ? `${path.slice(0, 200)}...` : path,

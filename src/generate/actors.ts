@@ -1,5 +1,5 @@
-import type { GenerateContext } from './context';
-import { descAndPic } from './context';
+import type { GenerateContext } from './generate-context';
+import { descAndPic } from './generate-context';
 import { Rng } from './rng';
 import { FIRST_MONSTER_ID } from './sizes';
 import {

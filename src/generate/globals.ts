@@ -1,5 +1,5 @@
 import type { Players } from './actors';
-import type { GenerateContext } from './context';
+import type { GenerateContext } from './generate-context';
 import { Rng, WeightedPicker } from './rng';
 import { FIRST_AREA_ID, FIRST_MONSTER_ID } from './sizes';
 

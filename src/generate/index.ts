@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeMonsters, writePlayers } from './actors';
-import { writeItems, writeWeapons } from './catalog';
-import { createContext, type GenerateProgress } from './context';
+import { writeItems, writeWeapons } from './weapons-items';
+import { createContext, type GenerateProgress } from './generate-context';
 import { writeGlobals } from './globals';
 import { writeReferenceTables } from './reference';
 import { sizesFor, type Sizes } from './sizes';
 
 export { SEARCH_WORD, SEARCH_WORD_MATCHES, sizesFor, type Sizes } from './sizes';
-export type { GenerateProgress } from './context';
+export type { GenerateProgress } from './generate-context';
 
 export interface GenerateOptions {
   /** 1 = 200 weapons, 1,000 items, 50 monsters, 2,000 players, 50,000 globals; any positive number. */

@@ -1,4 +1,4 @@
-import type { GenerateProgress } from './context';
+import type { GenerateProgress } from './generate-context';
 
 /**
  * A one-line progress display for a terminal (rewritten in place with \r, at most every

@@ -1,5 +1,5 @@
 import type { Cell } from './csv';
-import type { GenerateContext } from './context';
+import type { GenerateContext } from './generate-context';
 import { FIRST_AREA_ID } from './sizes';
 import { Rng } from './rng';
 import {

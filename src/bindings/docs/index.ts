@@ -3,22 +3,24 @@
 // its DISCO document. Every page is built
 // from the operation table and the metadata generated from the WSDLs.
 
-import type express from 'express';
 import { operationsOf, type Operation } from '../../operations/catalog';
+import { queryOf, sendBody, type Req, type Res } from '../../http/exchange';
+import type { BindingModule } from '../../pipeline/binding';
+import { BINDINGS } from '../../pipeline/registry';
+import type { ServiceContext } from '../../pipeline/service-context';
 import { baseUrl } from '../base-url';
 import { soapActionFor } from '../soap/action';
-import type { BindingContext } from '../context';
 import { ENDPOINTS, type Endpoint } from '../endpoints';
 import { discoDocument } from './disco';
-import { codeBlock, html, layout, PAGE_HEADERS, type Html } from './pages';
-import { errorSample, httpRoot, paramDocs, samples, sampleTarget } from './samples';
+import { codeBlock, html, layout, PAGE_HEADERS, raw, scriptHeaders, type Html } from './pages';
+import { errorSample, httpRoot, paramDocs, sampleTarget, type ParamDoc } from './samples';
+
+type PageHandler = (req: Req, res: Res) => void;
 
 /** The query string's pairs, keys lower-cased (`?WSDL` = `?wsdl`, `?DISCO` = `?disco`, `?OP=` = `?op=`). */
-function queryOf(req: express.Request): Map<string, string> {
-  const i = req.originalUrl.indexOf('?');
+function pageQuery(req: Req): Map<string, string> {
   const pairs = new Map<string, string>();
-  if (i < 0) return pairs;
-  for (const [k, v] of new URLSearchParams(req.originalUrl.slice(i + 1))) {
+  for (const [k, v] of new URLSearchParams(queryOf(req))) {
     const key = k.toLowerCase();
     if (!pairs.has(key)) pairs.set(key, v);
   }
@@ -35,27 +37,25 @@ class Links {
   disco = (e: Endpoint) => `${this.base}${e.path}?disco`;
   operation = (e: Endpoint, op: Operation) => `${this.base}${e.path}?op=${encodeURIComponent(op.name)}`;
   invoke = (e: Endpoint, op: Operation) => `${this.base}${e.path}/${op.name}`;
+  bindingPage = (e: Endpoint, op: Operation, b: BindingModule) => `${this.operation(e, op)}&${b.docs.page!.query}`;
 }
 
-function send(res: express.Response, status: number, page: string) {
-  res.status(status).set(PAGE_HEADERS).send(page);
+function send(res: Res, status: number, page: string, headers: Record<string, string> = PAGE_HEADERS) {
+  const { 'Content-Type': type, ...rest } = headers;
+  sendBody(res, status, type, page, rest);
 }
+
+const XML = 'text/xml; charset=utf-8';
 
 /** GET on an endpoint path: `?wsdl` gives the WSDL, `?disco` the DISCO document, `?op=` an operation's page, else the help page. */
-export function endpointGetHandler(endpoint: Endpoint, ctx: BindingContext): express.RequestHandler {
+export function endpointGetHandler(endpoint: Endpoint, ctx: ServiceContext): PageHandler {
   return (req, res) => {
     res.locals.binding = 'docs';
     const base = baseUrl(req, ctx.config);
-    const query = queryOf(req);
+    const query = pageQuery(req);
     const ns = ctx.config.SVAPI_NAMESPACE;
-    if (query.has('wsdl')) {
-      res.type('text/xml; charset=utf-8').send(ctx.wsdl.wsdl(endpoint, base));
-      return;
-    }
-    if (query.has('disco')) {
-      res.type('text/xml; charset=utf-8').send(discoDocument(endpoint, base, ns));
-      return;
-    }
+    if (query.has('wsdl')) return sendBody(res, 200, XML, ctx.wsdl.wsdl(endpoint, base));
+    if (query.has('disco')) return sendBody(res, 200, XML, discoDocument(endpoint, base, ns));
     const links = new Links(base);
     const wanted = query.get('op');
     if (wanted === undefined) {
@@ -63,13 +63,15 @@ export function endpointGetHandler(endpoint: Endpoint, ctx: BindingContext): exp
       return;
     }
     const op = operationsOf(endpoint).find((o) => o.name === wanted);
-    if (op) send(res, 200, operationPage(endpoint, op, links, ns));
-    else send(res, 404, unknownOperationPage(endpoint, wanted, links));
+    if (!op) return send(res, 404, unknownOperationPage(endpoint, wanted, links));
+    const own = BINDINGS.find((b) => b.docs.page && query.has(b.docs.page.query));
+    if (own) send(res, 200, bindingPage(own, endpoint, op, links, ns), scriptHeaders(own.docs.page!.script));
+    else send(res, 200, operationPage(endpoint, op, links, ns));
   };
 }
 
 /** `GET /`: the four endpoints, how to call them, and the operational URLs. */
-export function indexHandler(ctx: BindingContext): express.RequestHandler {
+export function indexHandler(ctx: ServiceContext): PageHandler {
   return (req, res) => {
     res.locals.binding = 'docs';
     const links = new Links(baseUrl(req, ctx.config));
@@ -84,8 +86,8 @@ function indexPage(links: Links, ns: string): string {
 <td><a href="${links.wsdl(e)}">WSDL</a></td>
 </tr>`);
   const body = html`<p class="summary">Read-only queries over game reference data: weapons, items, monsters,
-hunting globals and auction categories. Every operation is served over SOAP 1.1, SOAP 1.2,
-HTTP GET and HTTP POST, and every answer is XML in the namespace <code>${ns}</code>.</p>
+hunting globals and auction categories. Every operation is served over ${bindingTitles()}, and every
+XML answer is in the namespace <code>${ns}</code>.</p>
 
 <h2>Endpoints</h2>
 <table>
@@ -110,15 +112,20 @@ ${bindingsTable()}
   return layout({ title: 'svapi: game data query service', heading: 'Game data query service', home: links.home(), body });
 }
 
+const rows = () => BINDINGS.flatMap((b) => b.docs.rows);
+
+/** `SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST`, from the registry. */
+function bindingTitles(): string {
+  const titles = rows().map((r) => r.title);
+  return `${titles.slice(0, -1).join(', ')} and ${titles[titles.length - 1]}`;
+}
+
 function bindingsTable(): Html {
   return html`<table>
 <thead><tr><th>Binding</th><th>Request</th><th>Answer</th></tr></thead>
 <tbody>
-<tr><td>SOAP 1.1</td><td><code>POST &lt;path&gt;</code>, <code>Content-Type: text/xml; charset=utf-8</code>, <code>SOAPAction: "&lt;namespace&gt;/&lt;Operation&gt;"</code> (no second <code>/</code> when the namespace ends in one)</td><td>SOAP 1.1 envelope</td></tr>
-<tr><td>SOAP 1.2</td><td><code>POST &lt;path&gt;</code>, <code>Content-Type: application/soap+xml; charset=utf-8</code></td><td>SOAP 1.2 envelope</td></tr>
-<tr><td>HTTP GET</td><td><code>GET &lt;path&gt;/&lt;Operation&gt;?DevID=…&amp;DevKey=…&amp;…</code></td><td>bare XML document</td></tr>
-<tr><td>HTTP POST</td><td><code>POST &lt;path&gt;/&lt;Operation&gt;</code> with an <code>application/x-www-form-urlencoded</code> body</td><td>bare XML document</td></tr>
-</tbody>
+${rows().map((r) => html`<tr><td>${r.title}</td><td>${r.request}</td><td>${r.answer}</td></tr>
+`)}</tbody>
 </table>
 <p class="note">Errors are a SOAP fault on the SOAP bindings and a <code>&lt;ServiceError&gt;</code> document
 (with <code>Code</code>, <code>Message</code> and, when one parameter is at fault, <code>Parameter</code>) on HTTP GET and POST.</p>`;
@@ -162,12 +169,8 @@ function operationPage(endpoint: Endpoint, op: Operation, links: Links, ns: stri
   const params = paramDocs(op);
   const target = sampleTarget(links.base, endpoint.path, ns);
   const action = links.invoke(endpoint, op);
-  const form = (method: 'get' | 'post') => html`<form class="try" method="${method}" action="${action}"${method === 'post' ? html` enctype="application/x-www-form-urlencoded"` : ''}>
-<h3>HTTP ${method.toUpperCase()}</h3>
-${params.map((p) => html`<label for="${method}-${p.name}">${p.name}<small>${p.type}${p.required ? '' : ', optional'}</small></label>
-<input id="${method}-${p.name}" name="${p.name}" type="text" placeholder="${p.type}" autocomplete="off" spellcheck="false"${p.type === 'int' ? html` inputmode="numeric"` : ''} />`)}
-<button type="submit">Invoke with HTTP ${method.toUpperCase()}</button>
-</form>`;
+  const forms = BINDINGS.flatMap((b) => (b.docs.form ? [tryForm(b.docs.form, action, params)] : []));
+  const ownPages = BINDINGS.filter((b) => b.docs.page);
 
   const body = html`<p class="summary">${op.summary}</p>
 <dl class="facts">
@@ -186,12 +189,13 @@ ${params.map((p) => html`<label for="${method}-${p.name}">${p.name}<small>${p.ty
 
 <h2>Test</h2>
 <p>Fill in the parameters and invoke the operation: the browser shows the XML the service answers.</p>
-<div class="forms">${form('get')}${form('post')}</div>
+<div class="forms">${forms}</div>
+${ownPages.map((b) => html`<p>${b.docs.page!.title}: <a href="${links.bindingPage(endpoint, op, b)}">samples and a test form</a>.</p>`)}
 
 <h2>Samples</h2>
 <p>The following are sample requests and responses. The placeholders shown need to be replaced with
 actual values. A nested value that the data lacks is written <code>xsi:nil="true"</code>.</p>
-${samples(op, target).map((s) => html`<h3>${s.title}</h3>
+${BINDINGS.flatMap((b) => b.docs.samples?.(op, target) ?? []).map((s) => html`<h3>${s.title}</h3>
 ${codeBlock(s.request, 'Request')}
 ${codeBlock(s.response, 'Response')}`)}
 
@@ -203,6 +207,41 @@ ${codeBlock(errorSample(op, ns))}`;
     title: `${op.name}: ${endpoint.service} service`,
     heading: op.name,
     crumbs: [{ label: 'svapi', href: links.home() }, { label: endpoint.service, href: links.endpoint(endpoint) }, { label: op.name }],
+    home: links.home(),
+    discovery: links.disco(endpoint),
+    body,
+  });
+}
+
+/** A test form; `method` is the browser's own submission (the script of a binding's own page may take it over). */
+function tryForm(method: 'get' | 'post', action: string, params: ParamDoc[], label = `HTTP ${method.toUpperCase()}`, id: string = method): Html {
+  return html`<form class="try" id="${id}-form" method="${method}" action="${action}"${method === 'post' ? html` enctype="application/x-www-form-urlencoded"` : ''}>
+<h3>${label}</h3>
+${params.map((p) => html`<label for="${id}-${p.name}">${p.name}<small>${p.type}${p.required ? '' : ', optional'}</small></label>
+<input id="${id}-${p.name}" name="${p.name}" type="text" placeholder="${p.type}" data-type="${p.type}" autocomplete="off" spellcheck="false"${p.type === 'int' ? html` inputmode="numeric"` : ''} />`)}
+<button type="submit">Invoke with ${label}</button>
+</form>`;
+}
+
+/** A binding's own page for an operation: its samples and a test form that the page's fixed script submits. */
+function bindingPage(binding: BindingModule, endpoint: Endpoint, op: Operation, links: Links, ns: string): string {
+  const page = binding.docs.page!;
+  const id = binding.names[0];
+  const body = html`<p class="summary">${op.summary}</p>
+${page.intro}
+<h2>Test</h2>
+<div class="forms">${tryForm('post', links.invoke(endpoint, op), paramDocs(op), page.title, id)}</div>
+<p class="note">Answer: <output id="${id}-status" for="${id}-form"></output></p>
+<figure class="code"><pre><code id="${id}-answer"></code></pre></figure>
+<h2>Samples</h2>
+${page.samples(op, sampleTarget(links.base, endpoint.path, ns)).map((s) => html`<h3>${s.title}</h3>
+${codeBlock(s.request, 'Request')}
+${codeBlock(s.response, 'Response')}`)}
+<script>${raw(page.script)}</script>`;
+  return layout({
+    title: `${op.name} (${page.title}): ${endpoint.service} service`,
+    heading: `${op.name}: ${page.title}`,
+    crumbs: [{ label: 'svapi', href: links.home() }, { label: endpoint.service, href: links.endpoint(endpoint) }, { label: op.name, href: links.operation(endpoint, op) }, { label: page.title }],
     home: links.home(),
     discovery: links.disco(endpoint),
     body,

@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+
 // HTML building blocks of the discovery pages: escaping, a tagged template that escapes every
 // interpolated value, and the page layout with its inline style sheet (no external assets).
 // The markup is polyglot (void elements closed, only XML's entities): every page is also
@@ -112,7 +114,7 @@ ${opts.discovery ? html`<link rel="alternate" type="text/xml" href="${opts.disco
 ${crumbs}
 <h1>${opts.heading}</h1>
 ${opts.body}
-<footer>Read-only SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST service. All answers are XML.</footer>
+<footer>Read-only service; <a href="${opts.home}">its home page</a> lists the bindings it answers on.</footer>
 </main>
 </body>
 </html>
@@ -128,3 +130,18 @@ export const PAGE_HEADERS: Record<string, string> = {
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action http: https:; base-uri 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
 };
+
+/**
+ * Headers of a page that runs one fixed script: PAGE_HEADERS, with that script (by its hash) and
+ * requests to this origin allowed. Nothing interpolated ever reaches the script's text.
+ */
+const scriptHeadersMade = new Map<string, Record<string, string>>();
+
+export function scriptHeaders(script: string): Record<string, string> {
+  const made = scriptHeadersMade.get(script);
+  if (made) return made;
+  const hash = crypto.createHash('sha256').update(script).digest('base64');
+  const headers = { ...PAGE_HEADERS, 'Content-Security-Policy': `${PAGE_HEADERS['Content-Security-Policy']}; script-src 'sha256-${hash}'; connect-src 'self'` };
+  scriptHeadersMade.set(script, headers);
+  return headers;
+}

@@ -124,7 +124,7 @@ const allParams = (op: Operation) => paramDocs(op);
 /** `<root>` of an HTTP GET/POST answer. */
 export const httpRoot = (op: Operation): string => (op.list ? `ArrayOf${op.record}` : op.record);
 
-function soapSample(op: Operation, t: SampleTarget, version: '1.1' | '1.2'): Sample {
+export function soapSample(op: Operation, t: SampleTarget, version: '1.1' | '1.2'): Sample {
   const prefix = version === '1.1' ? 'soap' : 'soap12';
   const envNs = version === '1.1' ? SOAP11_NS : SOAP12_NS;
   const contentType = version === '1.1' ? 'text/xml; charset=utf-8' : 'application/soap+xml; charset=utf-8';
@@ -177,7 +177,7 @@ function httpResponse(op: Operation, t: SampleTarget): string {
 /** Each parameter with its type as the placeholder, as in the parameter table and the SOAP samples. */
 const formPairs = (op: Operation) => allParams(op).map((p) => `${p.name}=${p.type}`).join('&');
 
-function httpGetSample(op: Operation, t: SampleTarget): Sample {
+export function httpGetSample(op: Operation, t: SampleTarget): Sample {
   return {
     title: 'HTTP GET',
     request: `GET ${t.path}/${op.name}?${formPairs(op)} HTTP/1.1\nHost: ${t.host}`,
@@ -185,18 +185,13 @@ function httpGetSample(op: Operation, t: SampleTarget): Sample {
   };
 }
 
-function httpPostSample(op: Operation, t: SampleTarget): Sample {
+export function httpPostSample(op: Operation, t: SampleTarget): Sample {
   const body = formPairs(op);
   return {
     title: 'HTTP POST',
     request: `POST ${t.path}/${op.name} HTTP/1.1\nHost: ${t.host}\nContent-Type: application/x-www-form-urlencoded\nContent-Length: length\n\n${body}`,
     response: httpResponse(op, t),
   };
-}
-
-/** The four samples of an operation, in the order the page shows them. */
-export function samples(op: Operation, target: SampleTarget): Sample[] {
-  return [soapSample(op, target, '1.1'), soapSample(op, target, '1.2'), httpGetSample(op, target), httpPostSample(op, target)];
 }
 
 /**

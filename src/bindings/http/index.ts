@@ -1,64 +1,62 @@
-import { errors, statusFor, toServiceError, type ServiceError } from '../../errors';
-import { findOperation, operationsOf, type Operation } from '../../operations/catalog';
-import { invoke, type ParamsRequest, type Rendering } from '../../operations/invoke';
+import { errors, type ServiceError } from '../../errors';
+import { findOperation } from '../../operations/catalog';
 import type { RawParams } from '../../operations/params';
-import { parseContentType } from '../../xml/content-type';
-import { serviceErrorDocument } from '../../xml/faults';
-import { decodeBody, readBody } from '../../xml/body';
-import type { BindingContext } from '../context';
-import { clientAddress } from '../client-address';
-import { queryOf, sendBody, type Res } from '../exchange';
-import { logServiceError } from '../request-id';
+import { parseContentType } from '../../http/content-type';
+import { decodeBody, readBody } from '../../http/body';
+import { queryOf, type Req, type Res } from '../../http/exchange';
+import { RecordSerializer } from '../../xml/records';
+import { sendErrorDocument, XML_TYPE } from '../../pipeline/error-document';
+import type { Call, EndpointBinding } from '../../pipeline/binding';
+import type { ServiceContext } from '../../pipeline/service-context';
 import type { Endpoint } from '../endpoints';
-import type { OperationHandler } from '../router';
 
-export const XML_TYPE = 'text/xml; charset=utf-8';
-
-/** HTTP GET `<path>/<Operation>?...` and POST with a form: text parameters, a bare XML document. */
-export function httpHandler(endpoint: Endpoint, ctx: BindingContext): OperationHandler {
-  const read = readBody(ctx.config.SVAPI_MAX_BODY);
+/**
+ * What HTTP GET and HTTP POST share: text parameters from pairs (a query string or a form), a
+ * bare XML document as the answer, the `<ServiceError>` document as the error.
+ */
+export function xmlPairsBinding(
+  endpoint: Endpoint,
+  ctx: ServiceContext,
+  name: string,
+  pairsOf: (req: Req, res: Res) => URLSearchParams | Promise<URLSearchParams>,
+): EndpointBinding {
   const ns = ctx.config.SVAPI_NAMESPACE;
-  const renderings = new Map<Operation, Rendering>(operationsOf(endpoint).map((op) => [op, {
-    form: 'http',
-    render: (result: unknown) => ctx.serializer.httpDocument(op.record, op.list, result, ns),
-  }]));
-  return async (req, res, operation) => {
-    res.locals.binding = req.method === 'GET' ? 'http-get' : req.method === 'POST' ? 'http-post' : 'other';
-    try {
-      if (req.method !== 'GET' && req.method !== 'POST') throw errors.methodNotAllowed(['GET', 'POST']);
-      const op = findOperation(endpoint.name, operation);
-      if (!op) throw errors.unknownOperation(operation);
+  const serializer = new RecordSerializer();
+  return {
+    nameOf: () => name,
+    async read(req, res, operation): Promise<Call> {
+      const op = operation === undefined ? undefined : findOperation(endpoint.name, operation);
+      if (!op) throw errors.unknownOperation(operation ?? '');
+      // The operation is known before the body is read: the access log names it even when reading fails.
       res.locals.operation = op.name;
-      let pairs: URLSearchParams;
-      if (req.method === 'GET') {
-        pairs = new URLSearchParams(queryOf(req));
-      } else {
-        const type = parseContentType(req.headers['content-type']);
-        if (type?.essence !== 'application/x-www-form-urlencoded') throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
-        pairs = new URLSearchParams(decodeBody(await read(req, res), type.charset));
-      }
-      const { body, devId } = await invoke(ctx, op, toParamsRequest(pairs), clientAddress(req, ctx.config.SVAPI_TRUST_PROXY), renderings.get(op)!);
-      res.locals.devId = devId;
-      sendBody(res, 200, XML_TYPE, body);
-    } catch (e) {
-      sendHttpError(res, toServiceError(e), ns, ctx);
-    }
+      return { op, name, ...paramsOf(await pairsOf(req, res)) };
+    },
+    render: ({ op }, result) => serializer.httpDocument(op.record, op.list, result, ns),
+    contentType: () => XML_TYPE,
+    writeError: (res: Res, e: ServiceError) => sendErrorDocument(res, e, ns),
   };
 }
 
-function toParamsRequest(pairs: URLSearchParams): ParamsRequest {
+/** The query string's pairs: HTTP GET's parameters. */
+export const queryPairs = (req: Req) => new URLSearchParams(queryOf(req));
+
+/** An `application/x-www-form-urlencoded` body's pairs: HTTP POST's parameters. */
+export function formPairs(ctx: ServiceContext): (req: Req, res: Res) => Promise<URLSearchParams> {
+  const read = readBody(ctx.config.SVAPI_MAX_BODY);
+  return async (req, res) => {
+    const type = parseContentType(req.headers['content-type']);
+    if (type?.essence !== 'application/x-www-form-urlencoded') throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
+    return new URLSearchParams(decodeBody(await read(req, res), type.charset));
+  };
+}
+
+function paramsOf(pairs: URLSearchParams): { params: RawParams; repeated: string[] } {
   // No prototype: a parameter named `constructor` or `__proto__` is just an unknown name.
   const params: RawParams = Object.create(null);
   const repeated: string[] = [];
-  for (const [name, value] of pairs) {
-    if (Object.hasOwn(params, name)) repeated.push(name);
-    else params[name] = value;
+  for (const [key, value] of pairs) {
+    if (Object.hasOwn(params, key)) repeated.push(key);
+    else params[key] = value;
   }
   return { params, repeated };
-}
-
-export function sendHttpError(res: Res, e: ServiceError, ns: string, ctx?: BindingContext) {
-  logServiceError(res, e, 'http', ctx?.logger);
-  res.locals.outcome = e.code;
-  sendBody(res, statusFor(e, 'http'), XML_TYPE, serviceErrorDocument(e, ns), e.headers);
 }

@@ -1,47 +1,72 @@
-import { errors, statusFor, toServiceError, ServiceError } from '../../errors';
+import { errors, statusFor, type ServiceError } from '../../errors';
 import { findOperation, operationsOf, type Operation } from '../../operations/catalog';
-import { invoke, type Rendering } from '../../operations/invoke';
-import { parseContentType, type ContentType } from '../../xml/content-type';
-import { parseSoapRequest, type SoapVersion } from '../../xml/envelope';
+import { parseContentType, type ContentType } from '../../http/content-type';
+import { SoapEnvelopeReader, type SoapVersion } from '../../xml/envelope';
 import { soapFault } from '../../xml/faults';
-import { sendHttpError } from '../http';
-import { decodeBody, readBody } from '../../xml/body';
-import type { BindingContext } from '../context';
-import { logServiceError } from '../request-id';
+import { RecordSerializer } from '../../xml/records';
+import { decodeBody, readBody } from '../../http/body';
+import { sendBody, type Req, type Res } from '../../http/exchange';
+import { sendErrorDocument } from '../../pipeline/error-document';
+import type { BindingModule, Call, EndpointBinding } from '../../pipeline/binding';
+import type { ServiceContext } from '../../pipeline/service-context';
+import { html } from '../docs/pages';
+import { soapSample } from '../docs/samples';
 import type { Endpoint } from '../endpoints';
-import { envelopeTemplates, SOAP_CONTENT_TYPES } from './envelopes';
+import { envelopeTemplates, SOAP_CONTENT_TYPES, type EnvelopeTemplate } from './envelopes';
 import { acceptedActions } from './action';
-import { clientAddress } from '../client-address';
-import { sendBody, type Req, type Res } from '../exchange';
-import type { Handler } from '../router';
+
+const NAMES = { '1.1': 'soap11', '1.2': 'soap12' } as const;
+const VERSION_OF: Record<string, SoapVersion> = { soap11: '1.1', soap12: '1.2' };
 
 /**
- * SOAP 1.1 and 1.2 on one path. Everything a client sends is checked here (media type, size, XML
- * hazards, envelope version, operation, action, credentials, parameters) and every error becomes
- * our own fault, so none of node-soap's lenient parsing or fault handling reaches a client. A
- * result goes out in node-soap's own envelope for that operation and version (see envelopes.ts).
+ * SOAP 1.1 and 1.2: one module, because they share the one route (POST on the endpoint path) and
+ * only the Content-Type tells them apart; the request's version names the call (`soap11`,
+ * `soap12`). Everything a client sends is checked here (media type, size, XML hazards, envelope
+ * version, operation, action) and every error becomes our own fault, so none of node-soap's
+ * lenient parsing or fault handling reaches a client. A result goes out in node-soap's own
+ * envelope for that operation and version (see envelopes.ts).
  */
-export async function soapHandler(endpoint: Endpoint, ctx: BindingContext): Promise<Handler> {
+export const soapBinding: BindingModule = {
+  names: ['soap11', 'soap12'],
+  routes: [{ method: 'POST', target: 'endpoint' }],
+  docs: {
+    rows: [
+      {
+        title: 'SOAP 1.1',
+        request: html`<code>POST &lt;path&gt;</code>, <code>Content-Type: text/xml; charset=utf-8</code>, <code>SOAPAction: "&lt;namespace&gt;/&lt;Operation&gt;"</code> (no second <code>/</code> when the namespace ends in one)`,
+        answer: 'SOAP 1.1 envelope',
+      },
+      { title: 'SOAP 1.2', request: html`<code>POST &lt;path&gt;</code>, <code>Content-Type: application/soap+xml; charset=utf-8</code>`, answer: 'SOAP 1.2 envelope' },
+    ],
+    samples: (op, target) => [soapSample(op, target, '1.1'), soapSample(op, target, '1.2')],
+  },
+  create: (endpoint, ctx) => createSoapBinding(endpoint, ctx),
+};
+
+interface SoapCall extends Call {
+  template: EnvelopeTemplate;
+  version: SoapVersion;
+}
+
+async function createSoapBinding(endpoint: Endpoint, ctx: ServiceContext): Promise<EndpointBinding> {
   const ns = ctx.config.SVAPI_NAMESPACE;
   const templates = await envelopeTemplates(endpoint, ctx.wsdl, ns);
   const read = readBody(ctx.config.SVAPI_MAX_BODY);
-  // Each operation's result in node-soap's envelope for each version.
-  const rendering = (version: SoapVersion) => new Map<Operation, Rendering>(operationsOf(endpoint).map((op) => {
-    const { head, tail } = templates[version].get(op.name)!;
-    return [op, { form: `soap${version}`, render: (result: unknown) => head + ctx.serializer.soapResult(op.name, op.record, op.list, result, ns) + tail }];
-  }));
-  const renderings = { '1.1': rendering('1.1'), '1.2': rendering('1.2') };
-  const actions = new Map(operationsOf(endpoint).map((op) => [op, acceptedActions(ns, op.name)]));
+  const reader = new SoapEnvelopeReader();
+  const actions = new Map<Operation, ReadonlySet<string>>(operationsOf(endpoint).map((op) => [op, acceptedActions(ns, op.name)]));
+  const serializer = new RecordSerializer();
 
-  return async (req, res) => {
-    let version: SoapVersion | undefined;
-    try {
+  return {
+    nameOf: (req) => {
+      const version = soapVersionOf(parseContentType(req.headers['content-type']));
+      return version && NAMES[version];
+    },
+    async read(req, res): Promise<SoapCall> {
       const type = parseContentType(req.headers['content-type']);
-      version = soapVersionOf(type);
+      const version = soapVersionOf(type);
       if (!version) throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
-      res.locals.binding = version === '1.1' ? 'soap11' : 'soap12';
       const xml = decodeBody(await read(req, res), type!.charset);
-      const message = parseSoapRequest(xml, version);
+      const message = reader.read(xml, version);
       if (message.operationNamespace !== ns) throw errors.foreignNamespace(message.operation, message.operationNamespace, ns);
       const op = findOperation(endpoint.name, message.operation);
       if (!op) throw errors.unknownOperation(message.operation);
@@ -49,18 +74,19 @@ export async function soapHandler(endpoint: Endpoint, ctx: BindingContext): Prom
       if (action && !actions.get(op)!.has(action)) {
         throw errors.badRequest(`The SOAP action ${action} does not name the operation in the Body (${op.name}).`);
       }
-      res.locals.operation = op.name;
-      const { body, devId } = await invoke(ctx, op, message, clientAddress(req, ctx.config.SVAPI_TRUST_PROXY), renderings[version].get(op)!);
-      res.locals.devId = devId;
-      sendBody(res, 200, SOAP_CONTENT_TYPES[version], body);
-    } catch (e) {
-      sendSoapError(res, toServiceError(e), version, ns, ctx);
-    }
+      return { op, params: message.params, repeated: message.repeated, name: NAMES[version], version, template: templates[version].get(op.name)! };
+    },
+    render(call, result) {
+      const { op, template } = call as SoapCall;
+      return template.head + serializer.soapResult(op.name, op.record, op.list, result, ns) + template.tail;
+    },
+    contentType: (call) => SOAP_CONTENT_TYPES[(call as SoapCall).version],
+    writeError: (res, e, name) => sendSoapError(res, e, name === undefined ? undefined : VERSION_OF[name], ns),
   };
 }
 
 /** The SOAP version a Content-Type names: text/xml is 1.1, application/soap+xml 1.2. */
-export function soapVersionOf(type: ContentType | undefined): SoapVersion | undefined {
+function soapVersionOf(type: ContentType | undefined): SoapVersion | undefined {
   return type?.essence === 'text/xml' ? '1.1' : type?.essence === 'application/soap+xml' ? '1.2' : undefined;
 }
 
@@ -71,10 +97,9 @@ function soapAction(req: Req, contentTypeAction: string | undefined): string | u
   return value || undefined;
 }
 
-export function sendSoapError(res: Res, e: ServiceError, version: SoapVersion | undefined, ns: string, ctx?: BindingContext) {
-  // Until the Content-Type names a SOAP version, the answer is the plain <ServiceError> document.
-  if (!version) return sendHttpError(res, e, ns, ctx);
-  logServiceError(res, e, 'soap', ctx?.logger);
+/** A fault of the request's SOAP version; until the Content-Type names one, the plain <ServiceError> document. */
+function sendSoapError(res: Res, e: ServiceError, version: SoapVersion | undefined, ns: string) {
+  if (!version) return sendErrorDocument(res, e, ns);
   res.locals.outcome = e.code;
-  sendBody(res, statusFor(e, version === '1.1' ? 'soap11' : 'soap12'), SOAP_CONTENT_TYPES[version], soapFault(e, version, ns), e.headers);
+  sendBody(res, statusFor(e, NAMES[version]), SOAP_CONTENT_TYPES[version], soapFault(e, version, ns), e.headers);
 }

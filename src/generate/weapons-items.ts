@@ -1,5 +1,5 @@
-import type { GenerateContext } from './context';
-import { descAndPic } from './context';
+import type { GenerateContext } from './generate-context';
+import { descAndPic } from './generate-context';
 import { Rng } from './rng';
 import { FIRST_ITEM_ID, FIRST_WEAPON_ID, SEARCH_WORD } from './sizes';
 import { ADJECTIVES, BRANDS, FLAVOUR, ITEM_CATEGORIES, ITEM_GRADES, WEAPON_CLASSES, WEAPON_VARIANTS } from './words';

@@ -1,0 +1,47 @@
+import type http from 'node:http';
+import type { Logger } from '../log';
+
+/** What a request carries for the access log, the metrics and error logging (set as it is served). */
+export interface Locals {
+  requestId?: string;
+  /** The service's logger (a child with the request id is made only when something is logged). */
+  log?: Logger;
+  startedAt?: number;
+  /** The path as received (before anything rewrites req.url). */
+  path?: string;
+  /** A binding name from the registry, `docs` for pages, else `other`. */
+  binding?: string;
+  operation?: string;
+  /** `OK` is implied by a status below 400; otherwise the ServiceError code. */
+  outcome?: string;
+  devId?: number;
+}
+
+/**
+ * The request and response of the whole service: plain Node ones, the same for an operation call
+ * (the router and the pipeline, no Express) and a page (Express, whose res.locals fits Locals).
+ */
+export type Req = http.IncomingMessage;
+export type Res = http.ServerResponse & { locals: Locals };
+
+/** The path part of a request target (before `?`), as sent. */
+export function pathOf(req: Req): string {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
+/** The query string (everything after the first `?`: a later `?` is part of a value). */
+export function queryOf(req: Req): string {
+  const url = req.url ?? '';
+  const q = url.indexOf('?');
+  return q < 0 ? '' : url.slice(q + 1);
+}
+
+/** Sends a whole answer with these headers. */
+export function sendBody(res: Res, status: number, contentType: string, body: string | Buffer, headers?: Record<string, string>): void {
+  res.statusCode = status;
+  if (headers) for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  res.setHeader('Content-Type', contentType);
+  res.end(body);
+}

@@ -1,0 +1,79 @@
+// The one shape of a binding (architecture: docs/architecture.md). The pipeline (handle.ts) calls
+// these in order for every operation call; the router (router.ts) picks the binding by its routes.
+
+import type { ServiceError } from '../errors';
+import type { Endpoint } from '../bindings/endpoints';
+import type { Operation } from '../operations/catalog';
+import type { RawParams } from '../operations/params';
+import type { Req, Res } from '../http/exchange';
+import type { Html } from '../bindings/docs/pages';
+import type { Sample, SampleTarget } from '../bindings/docs/samples';
+import type { ServiceContext } from './service-context';
+
+/** Where a call goes: `<path>` itself, or `<path>/<Operation>`. */
+export type Target = 'endpoint' | 'operation';
+
+export interface Route {
+  method: 'GET' | 'POST';
+  target: Target;
+  /** Whether the binding takes a request with this media type (Content-Type essence, '' if none); absent: every one. */
+  accepts?: (essence: string) => boolean;
+}
+
+/** An operation call as a binding read it: the operation and its parameters as text. */
+export interface Call {
+  op: Operation;
+  /** Parameter texts by name (the first of each name). */
+  params: RawParams;
+  /** Names given more than once. */
+  repeated: readonly string[];
+  /** The binding's name for this call (logs, metrics, cache keys): `soap11`, `http-get`, ... */
+  name: string;
+  /**
+   * A parameter the binding read but cannot accept (a typed wire format: a JSON object where a
+   * string goes): refused when the parameters are decoded, after the credentials (CONTRACT §6).
+   */
+  refused?: ServiceError;
+}
+
+/** A binding serving one endpoint: made once at start-up, then used by every call. */
+export interface EndpointBinding {
+  /** The name a request goes by, from its headers alone (before its body is read); undefined when not known. */
+  nameOf(req: Req): string | undefined;
+  /** Reads the request into a call; throws a ServiceError for anything it refuses. */
+  read(req: Req, res: Res, operation: string | undefined): Promise<Call>;
+  /** The operation's result as the answer's body (cached under the call's name and parameters). */
+  render(call: Call, result: unknown): string;
+  contentType(call: Call): string;
+  /** Writes an error answer; `name` is what nameOf or read found (undefined: not known yet). */
+  writeError(res: Res, e: ServiceError, name: string | undefined): void;
+}
+
+/** A row of the help pages' bindings table. */
+export interface BindingRow {
+  title: string;
+  request: Html;
+  answer: string;
+}
+
+/** How the help pages show a binding. */
+export interface BindingDocs {
+  rows: readonly BindingRow[];
+  /** Sample request and response of an operation, shown on the operation's page. */
+  samples?(op: Operation, target: SampleTarget): Sample[];
+  /** A test form of the operation's page, submitted by the browser itself. */
+  form?: 'get' | 'post';
+  /**
+   * A page of its own for each operation (`<path>?op=<Operation>&<query>`), with its samples and a
+   * test form that a fixed script submits: the operation page stays free of scripts.
+   */
+  page?: { query: string; title: string; intro: Html; samples(op: Operation, target: SampleTarget): Sample[]; script: string };
+}
+
+export interface BindingModule {
+  /** Every name the binding's calls go by. */
+  names: readonly string[];
+  routes: readonly Route[];
+  docs: BindingDocs;
+  create(endpoint: Endpoint, ctx: ServiceContext): EndpointBinding | Promise<EndpointBinding>;
+}

@@ -1,0 +1,50 @@
+import { errors, toServiceError } from '../errors';
+import { findOperation } from '../operations/catalog';
+import { sendBody, type Req, type Res } from '../http/exchange';
+import { clientAddress } from '../bindings/client-address';
+import type { Endpoint } from '../bindings/endpoints';
+import { OVERLOAD_RETRY_AFTER_S } from './in-flight';
+import { logServiceError } from './log-error';
+import { authenticate, cached, decode } from './steps';
+import type { EndpointBinding } from './binding';
+import type { ServiceContext } from './service-context';
+
+export type CallHandler = (req: Req, res: Res, operation: string | undefined) => Promise<void>;
+
+/**
+ * The pipeline of an operation call, the same for every binding: limit (before the body is read),
+ * read (the binding), authenticate, decode, then the cached answer (run the operation, render it
+ * with the binding), and on any failure the binding's error answer. The access log reads what is
+ * put in res.locals.
+ */
+export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: ServiceContext): CallHandler {
+  const trustProxy = ctx.config.SVAPI_TRUST_PROXY;
+  return async (req, res, operation) => {
+    const locals = res.locals;
+    let name = binding.nameOf(req);
+    if (name) locals.binding = name;
+    const release = ctx.limit.admit(res);
+    if (!release) {
+      if (operation !== undefined) locals.operation = findOperation(endpoint.name, operation)?.name;
+      locals.outcome = 'ServiceUnavailable';
+      binding.writeError(res, errors.overloaded(OVERLOAD_RETRY_AFTER_S), name);
+      return;
+    }
+    try {
+      const call = await binding.read(req, res, operation);
+      name = locals.binding = call.name;
+      locals.operation = call.op.name;
+      locals.devId = await authenticate(ctx.credentials, call, clientAddress(req, trustProxy));
+      const params = decode(call);
+      const body = await cached(ctx.results, call.name, call.op, params, async () => binding.render(call, await call.op.run(ctx, params)));
+      sendBody(res, 200, binding.contentType(call), body);
+    } catch (e) {
+      const error = toServiceError(e);
+      logServiceError(res, error, name ?? 'http', ctx.logger);
+      locals.outcome = error.code;
+      binding.writeError(res, error, name);
+    } finally {
+      release();
+    }
+  };
+}

@@ -1,0 +1,17 @@
+import type { CredentialChecker } from '../auth/credentials';
+import type { ResultCache } from '../cache/result-cache';
+import type { Config } from '../config';
+import type { Logger } from '../log';
+import type { OperationContext } from '../operations/catalog';
+import type { WsdlDocuments } from '../bindings/wsdl-documents';
+import type { InFlightLimit } from './in-flight';
+
+/** What the pipeline's steps and the bindings share for the life of the service. */
+export interface ServiceContext extends OperationContext {
+  config: Config;
+  logger: Logger;
+  credentials: CredentialChecker;
+  results: ResultCache;
+  limit: InFlightLimit;
+  wsdl: WsdlDocuments;
+}

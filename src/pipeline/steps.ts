@@ -1,0 +1,59 @@
+// The steps around an operation, each small: authenticate, decode, cache. handle.ts runs them in
+// order for every binding.
+
+import { errors } from '../errors';
+import type { CredentialChecker } from '../auth/credentials';
+import type { Body, ResultCache } from '../cache/result-cache';
+import type { Operation } from '../operations/catalog';
+import type { Params } from '../operations/params';
+import { decodeParams, parseXsdInt } from './decode';
+import type { Call } from './binding';
+
+/**
+ * Credentials first (CONTRACT §6): missing, repeated, malformed, unknown or wrong DevID/DevKey is
+ * AuthenticationFailed, counted against the caller's address. Returns the DevID.
+ */
+export async function authenticate(credentials: CredentialChecker, call: Call, clientAddress: string): Promise<number> {
+  const { params: raw, repeated } = call;
+  const devId = raw.DevID === undefined ? undefined : parseXsdInt(raw.DevID);
+  const devKey = raw.DevKey;
+  if (devId === undefined || devKey === undefined || devKey === '' || repeated.includes('DevID') || repeated.includes('DevKey')) {
+    await credentials.fail(clientAddress);
+    throw errors.auth();
+  }
+  await credentials.check(devId, devKey, clientAddress);
+  return devId;
+}
+
+/** The operation's typed parameters. Unknown parameters are ignored, even repeated; a known one given twice is ambiguous. */
+export function decode(call: Call): Params {
+  if (call.refused) throw call.refused;
+  const twice = call.op.params.find((p) => call.repeated.includes(p.name));
+  if (twice) throw errors.invalid(twice.name, 'was given more than once');
+  return decodeParams(call.op.params, call.params);
+}
+
+/**
+ * The answer from the result cache while the data is unchanged, else made by `make` (run and
+ * render) and cached under the binding's name, the operation and its parameters.
+ */
+export function cached(results: ResultCache, name: string, op: Operation, params: Params, make: () => Promise<string>): Body | Promise<Body> {
+  const key = cacheKey(name, op, params);
+  return results.lookup(key) ?? results.get(key, async () => asBody(await make()));
+}
+
+/**
+ * Node sends a string body in one write together with the headers, but a Buffer body in a second
+ * chunk (writev); a large string would be encoded again for every request, so it is kept as bytes.
+ */
+const STRING_BODY_MAX = 16 * 1024;
+const asBody = (text: string): Body => (text.length <= STRING_BODY_MAX ? text : Buffer.from(text));
+
+// U+0001 cannot occur in a decoded parameter (decodeParams refuses control characters).
+const SEP = '\u0001';
+
+function cacheKey(name: string, op: Operation, params: Params): string {
+  let key = name + SEP + op.endpoint + SEP + op.name;
+  for (const p of op.params) key += SEP + params[p.name];
+  return key;
+}

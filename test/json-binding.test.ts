@@ -1,0 +1,237 @@
+// The JSON binding (CONTRACT §3, ASMX ScriptService): every operation answers the same values as
+// HTTP GET, decimals exact, nil as null; errors as {"Message","ExceptionType","Code"} with the HTTP
+// bindings' statuses; the same credentials, limits and hostile-input rules.
+
+import { RecordFields, type FieldMeta, type RecordName } from '../src/generated/records';
+import { startService, type TestService } from './support/service';
+import { serveOver, type ServedApp } from './support/serve';
+import { send, type Answer } from './support/bindings';
+import { parseXml, XSI_NS, type XmlElement } from './support/xml-tree';
+import { TcpProxy } from './support/tcp-proxy';
+import { createKey } from '../src/auth/keys';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const WEAPONS = '/api/weapons.asmx';
+const HUNTING = '/API/hunting.asmx';
+
+let svc: TestService;
+let ids: { monster: number; player: number; landarea: number; weapon: number };
+
+beforeAll(async () => {
+  svc = await startService();
+  const knex = svc.db.knex;
+  const g = await knex('hunting_globals').first('monster_id', 'player_id', 'landarea_id');
+  const w = await knex('weapons').orderBy('weapon_id').first('weapon_id');
+  ids = { monster: g.monster_id, player: g.player_id, landarea: g.landarea_id, weapon: w.weapon_id };
+  // Decimals a binary float would change; set before any call, so no answer is cached yet.
+  await knex('weapons').where({ weapon_id: ids.weapon }).update({ weight: '12345678.12345', range: '0.1' });
+});
+afterAll(() => svc.close());
+
+const creds = () => ({ DevID: svc.key.devId, DevKey: svc.key.devKey });
+
+function post(base: string, path: string, body: string, headers: Record<string, string> = {}): Promise<Answer> {
+  return send(base + path, { method: 'POST', headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers }, body });
+}
+const callJson = (path: string, op: string, params: Record<string, unknown>, base = svc.url) => post(base, `${path}/${op}`, JSON.stringify(params));
+
+/** JSON.parse, with every number kept as its exact text (`#12.50`): decimals are compared as written. */
+function parseExact(text: string): unknown {
+  const marked = text.replace(/"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g, (t) => (t.startsWith('"') ? t : `"#${t}"`));
+  return JSON.parse(marked);
+}
+
+/** An HTTP GET answer's record as the JSON binding must give it: numbers as `#text`, nil and absent as null. */
+function fromXml(record: RecordName, el: XmlElement): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of RecordFields[record] as readonly FieldMeta[]) {
+    const c = el.children.find((k) => k.local === field.name);
+    if (!c || Object.values(c.attributes).some((a) => a.uri === XSI_NS && a.local === 'nil' && a.value === 'true')) out[field.name] = null;
+    else if (field.kind === 'record') out[field.name] = fromXml(field.type, c);
+    else if (field.kind === 'list') out[field.name] = c.children.map((item) => fromXml(field.type, item));
+    else if (field.type === 'int' || field.type === 'decimal') out[field.name] = `#${c.text}`;
+    else if (field.type === 'boolean') out[field.name] = c.text === 'true';
+    else out[field.name] = c.text;
+  }
+  return out;
+}
+
+const CASES = () => [
+  { path: WEAPONS, op: 'GetWeapons', params: { SearchWord: '' }, record: 'Weapon', list: true },
+  { path: '/api/item.asmx', op: 'FindItems', params: { SearchWord: 'a' }, record: 'Item', list: true },
+  { path: HUNTING, op: 'GetMonsters', params: {}, record: 'Monster', list: true },
+  { path: HUNTING, op: 'GetMonster', params: { MonsterID: ids.monster }, record: 'Monster', list: false },
+  { path: HUNTING, op: 'GetMonsterGlobals', params: { MonsterID: ids.monster, NumberOfGlobals: 50 }, record: 'HuntingGlobal', list: true },
+  { path: HUNTING, op: 'GetPlayerGlobals', params: { playerID: ids.player, NumberOfGlobals: 50 }, record: 'HuntingGlobal', list: true },
+  { path: HUNTING, op: 'GetLandareaGlobals', params: { LandareaID: ids.landarea }, record: 'HuntingGlobal', list: true },
+  { path: '/api/auction.asmx', op: 'GetAuctionCategories', params: {}, record: 'AuctionCategory', list: true },
+] as const;
+
+test('every operation answers {"d": ...} with the values of HTTP GET, in schema order', async () => {
+  for (const c of CASES()) {
+    const params: Record<string, unknown> = { ...creds(), ...c.params };
+    const answer = await callJson(c.path, c.op, params);
+    expect({ op: c.op, status: answer.status, type: answer.headers.get('content-type') }).toEqual({ op: c.op, status: 200, type: JSON_TYPE });
+    const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+    const xml = await send(`${svc.url}${c.path}/${c.op}?${query}`);
+    const root = parseXml(xml.body).root;
+    const expected = c.list ? root.children.map((r) => fromXml(c.record, r)) : fromXml(c.record, root);
+    const got = parseExact(answer.body) as { d: unknown };
+    expect(Object.keys(got)).toEqual(['d']);
+    expect(got.d).toEqual(expected);
+    // Members in the schema's field order.
+    const first = (Array.isArray(got.d) ? got.d[0] : got.d) as Record<string, unknown>;
+    expect(Object.keys(first)).toEqual(RecordFields[c.record].map((f) => f.name));
+    if (c.list) expect((got.d as unknown[]).length).toBeGreaterThan(0);
+  }
+});
+
+test('decimals are JSON numbers written exactly as stored; dateTimes as in XML; nil is null; no damage rows is []', async () => {
+  const answer = await callJson(WEAPONS, 'GetWeapons', { ...creds() });
+  expect(answer.body).toContain('"Weight":12345678.12345,"Range":0.1,');
+  const weapons = parseExact(answer.body) as { d: Record<string, unknown>[] };
+  expect(weapons.d.some((w) => Array.isArray(w.DamageTypes) && w.DamageTypes.length === 0) || weapons.d.every((w) => w.DamageTypes !== null)).toBe(true);
+  const globals = (JSON.parse((await callJson(HUNTING, 'GetMonsterGlobals', { ...creds(), MonsterID: ids.monster, NumberOfGlobals: 1 })).body)).d;
+  expect(globals[0].TimeStamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
+  expect(typeof globals[0].Monster).toBe('object');
+  const knex = svc.db.knex;
+  const bare = await knex('weapons').whereNotExists(knex('weapon_damage').whereRaw('weapon_damage.weapon_id = weapons.weapon_id')).first('weapon_id', 'weapon_name');
+  if (bare) {
+    const all = (JSON.parse((await callJson(WEAPONS, 'GetWeapons', { ...creds(), SearchWord: bare.weapon_name })).body)).d as { WeaponID: number; DamageTypes: unknown }[];
+    expect(all.find((w) => w.WeaponID === bare.weapon_id)!.DamageTypes).toEqual([]);
+  }
+  const noDescription = await knex('monsters').whereNull('description').whereNull('item_picture_url').first('monster_id');
+  if (noDescription) {
+    const m = JSON.parse((await callJson(HUNTING, 'GetMonster', { ...creds(), MonsterID: noDescription.monster_id })).body).d;
+    expect(m.Description).toBeNull();
+  }
+});
+
+test('ints take JSON numbers and numeric strings; strings take strings and numbers; null is absent', async () => {
+  const byNumber = await callJson(HUNTING, 'GetMonster', { ...creds(), MonsterID: ids.monster });
+  const byString = await callJson(HUNTING, 'GetMonster', { DevID: String(svc.key.devId), DevKey: svc.key.devKey, MonsterID: ` ${ids.monster} ` });
+  expect(byString.status).toBe(200);
+  expect(byString.body).toBe(byNumber.body);
+  expect((await callJson(WEAPONS, 'GetWeapons', { ...creds(), SearchWord: 12 })).status).toBe(200);
+  expect((await callJson(WEAPONS, 'GetWeapons', { ...creds(), SearchWord: null })).status).toBe(200);
+});
+
+const error = (a: Answer) => JSON.parse(a.body) as { Message: string; ExceptionType: string; Code: string; Parameter?: string };
+
+test.each([
+  ['a missing parameter', { MonsterID: undefined }, 400, 'MissingParameter', 'MonsterID'],
+  ['a fraction for an int', { MonsterID: 1.5 }, 400, 'InvalidParameter', 'MonsterID'],
+  ['true for an int', { MonsterID: true }, 400, 'InvalidParameter', 'MonsterID'],
+  ['an object for an int', { MonsterID: { a: 1 } }, 400, 'InvalidParameter', 'MonsterID'],
+  ['an int beyond 32 bits', { MonsterID: 2 ** 31 }, 400, 'InvalidParameter', 'MonsterID'],
+  ['an unknown monster', { MonsterID: 2147483647 }, 404, 'NotFound', undefined],
+])('%s: {"Message","ExceptionType","Code"} with the HTTP status', async (_what, params, status, code, parameter) => {
+  const answer = await callJson(HUNTING, 'GetMonster', { ...creds(), ...params });
+  expect(answer.status).toBe(status);
+  expect(answer.headers.get('content-type')).toBe(JSON_TYPE);
+  expect(error(answer)).toEqual({ Message: expect.any(String), ExceptionType: 'ServiceError', Code: code, ...(parameter ? { Parameter: parameter } : {}) });
+});
+
+test('an object for a string parameter is InvalidParameter; a parameter given twice is too', async () => {
+  expect(error(await callJson(WEAPONS, 'GetWeapons', { ...creds(), SearchWord: ['a'] }))).toMatchObject({ Code: 'InvalidParameter', Parameter: 'SearchWord' });
+  const twice = `{"DevID":${svc.key.devId},"DevKey":${JSON.stringify(svc.key.devKey)},"MonsterID":1,"MonsterID":2}`;
+  const answer = await post(svc.url, `${HUNTING}/GetMonster`, twice);
+  expect(answer.status).toBe(400);
+  expect(error(answer)).toMatchObject({ Code: 'InvalidParameter', Parameter: 'MonsterID' });
+});
+
+test('credentials: missing, wrong, wrongly typed or repeated is AuthenticationFailed (403), checked before the parameters', async () => {
+  const cases: string[] = [
+    JSON.stringify({ MonsterID: 'x' }),
+    JSON.stringify({ DevID: svc.key.devId, DevKey: 'wrong', MonsterID: 'x' }),
+    JSON.stringify({ DevID: true, DevKey: svc.key.devKey, MonsterID: 1 }),
+    JSON.stringify({ DevID: svc.key.devId, DevKey: 7, MonsterID: 1 }),
+    `{"DevID":${svc.key.devId},"DevKey":${JSON.stringify(svc.key.devKey)},"DevKey":"other","MonsterID":1}`,
+  ];
+  for (const body of cases) {
+    const answer = await post(svc.url, `${HUNTING}/GetMonster`, body);
+    expect({ body, status: answer.status, code: error(answer).Code }).toEqual({ body, status: 403, code: 'AuthenticationFailed' });
+  }
+});
+
+test('unreadable input: invalid JSON, not an object, too deep, too many members is BadRequest (400)', async () => {
+  const prefix = `{"DevID":${svc.key.devId},"DevKey":${JSON.stringify(svc.key.devKey)},`;
+  const bodies = [
+    '{"DevID": 1,',
+    '[1, 2]',
+    '"text"',
+    `${prefix}"x":${'['.repeat(40)}${']'.repeat(40)},"MonsterID":1}`,
+    `${prefix}${Array.from({ length: 70 }, (_, i) => `"p${i}":1`).join(',')},"MonsterID":1}`,
+  ];
+  for (const body of bodies) {
+    const answer = await post(svc.url, `${HUNTING}/GetMonster`, body);
+    expect({ body: body.slice(0, 40), status: answer.status, code: error(answer).Code }).toEqual({ body: body.slice(0, 40), status: 400, code: 'BadRequest' });
+  }
+  // Nesting up to the limit is read (and the unknown member ignored).
+  const deep = await post(svc.url, `${HUNTING}/GetMonster`, `${prefix}"x":${'['.repeat(31)}${']'.repeat(31)},"MonsterID":${ids.monster}}`);
+  expect(deep.status).toBe(200);
+});
+
+test('unknown operation 404, other media types go to HTTP POST (415), GET is HTTP GET', async () => {
+  const unknown = await callJson(HUNTING, 'GetNothing', creds());
+  expect([unknown.status, error(unknown).Code]).toEqual([404, 'UnknownOperation']);
+  const plain = await post(svc.url, `${HUNTING}/GetMonster`, JSON.stringify(creds()), { 'Content-Type': 'text/plain' });
+  expect(plain.status).toBe(415);
+  expect(plain.headers.get('content-type')).toBe('text/xml; charset=utf-8');
+  // Paths match case-insensitively, operation names exactly.
+  expect((await post(svc.url, '/api/HUNTING.asmx/GetMonster', JSON.stringify({ ...creds(), MonsterID: ids.monster }))).status).toBe(200);
+  expect((await post(svc.url, '/API/hunting.asmx/getmonster', JSON.stringify({ ...creds(), MonsterID: ids.monster }))).status).toBe(404);
+});
+
+describe('limits', () => {
+  let app: ServedApp;
+  beforeAll(async () => {
+    app = await serveOver(svc.db, { SVAPI_MAX_BODY: '1024', SVAPI_RATE_LIMIT: '3' }, { captureLog: true });
+  });
+  afterAll(() => app.close());
+
+  test('a body over SVAPI_MAX_BODY is 413', async () => {
+    const answer = await callJson(HUNTING, 'GetMonster', { ...creds(), MonsterID: 1, pad: 'x'.repeat(2000) }, app.url);
+    expect([answer.status, error(answer).Code]).toEqual([413, 'RequestTooLarge']);
+  });
+
+  test('the per-DevID rate limit: 429 with Retry-After; logged as json', async () => {
+    const key = await createKey(svc.db.knex, 'json rate');
+    const params = { DevID: key.devId, DevKey: key.devKey, MonsterID: ids.monster };
+    for (let i = 0; i < 3; i++) expect((await callJson(HUNTING, 'GetMonster', params, app.url)).status).toBe(200);
+    const limited = await callJson(HUNTING, 'GetMonster', params, app.url);
+    expect([limited.status, error(limited).Code]).toEqual([429, 'RateLimited']);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const id = limited.headers.get('x-request-id');
+    const line = await waitForLine(app, id!);
+    expect(line).toMatchObject({ binding: 'json', operation: 'GetMonster', outcome: 'RateLimited', status: 429 });
+  });
+});
+
+test('beyond SVAPI_MAX_IN_FLIGHT a JSON call is refused with 503 and Retry-After', async () => {
+  const target = new URL(svc.db.url);
+  const proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  await proxy.start();
+  const app = await serveOver(svc.db, { SVAPI_MAX_IN_FLIGHT: '1', SVAPI_CACHE_MB: '0', SVAPI_KEY_CACHE_MS: '0', SVAPI_DB_TIMEOUT_MS: '60000' }, { databaseUrl: proxy.urlFor(svc.db.url) });
+  try {
+    proxy.freeze();
+    const held = callJson(HUNTING, 'GetMonster', { ...creds(), MonsterID: ids.monster }, app.url);
+    while (!(await send(`${app.url}/metrics`)).body.includes('svapi_requests_in_flight 1')) await new Promise((r) => setImmediate(r));
+    const answer = await callJson(HUNTING, 'GetMonster', { ...creds(), MonsterID: ids.monster }, app.url);
+    expect([answer.status, error(answer).Code, answer.headers.get('retry-after')]).toEqual([503, 'ServiceUnavailable', '1']);
+    proxy.resume();
+    expect((await held).status).toBe(200);
+  } finally {
+    await app.close();
+    await proxy.stop();
+  }
+});
+
+/** The access-log line of a request: written when its response closes, so awaited, not slept for. */
+async function waitForLine(app: ServedApp, id: string): Promise<Record<string, unknown>> {
+  for (;;) {
+    const line = app.log.find((l) => l.requestId === id);
+    if (line) return line;
+    await new Promise((r) => setImmediate(r));
+  }
+}
