@@ -7,6 +7,7 @@ import type { Logger } from './log';
 import { SHUTDOWN_GRACE_MS } from './server';
 import { holdHostCounts } from './auth/limit-store';
 import { aggregateWorkerMetrics } from './metrics-cluster';
+import { ENDPOINTS, Operations, type OperationParams } from './generated/records';
 
 /** PGlite is single-threaded: more processes than this over the embedded database gain nothing. */
 export const EMBEDDED_MAX_WORKERS = 4;
@@ -22,18 +23,24 @@ export interface StartupInfo {
   workers?: number;
 }
 
+/** The call the start-up lines suggest, typed by its generated signature so it follows the WSDL. */
+const TRY = { operation: 'GetMonster', params: { MonsterID: 1 } satisfies OperationParams['GetMonster'] } as const;
+const TRY_PATH = Operations.find((o) => o.name === TRY.operation)!.path;
+
 export function startupLines(info: StartupInfo): string {
   const { url } = info;
   const lines = [
     `svapi listening on ${url}`,
-    `  endpoints: ${url}/api/weapons.asmx  ${url}/api/item.asmx  ${url}/API/hunting.asmx  ${url}/api/auction.asmx`,
-    `  WSDL:      ${url}/API/hunting.asmx?wsdl (likewise for each endpoint)`,
+    `  endpoints: ${ENDPOINTS.map((e) => url + e.path).join('  ')}`,
+    `  WSDL:      ${url}${TRY_PATH}?wsdl (likewise for each endpoint)`,
     `  database:  ${info.database}`,
   ];
   if (info.workers !== undefined) lines.push(`  workers:   ${info.workers}`);
   if (info.demoKey) {
     lines.push(`  demo credential: DevID=${info.demoKey.devId} DevKey=${info.demoKey.devKey}`);
-    lines.push(`  try: curl '${url}/API/hunting.asmx/GetMonster?DevID=${info.demoKey.devId}&DevKey=${info.demoKey.devKey}&MonsterID=1'`);
+    const query = new URLSearchParams({ DevID: String(info.demoKey.devId), DevKey: info.demoKey.devKey });
+    for (const [name, value] of Object.entries(TRY.params)) query.append(name, String(value));
+    lines.push(`  try: curl '${url}${TRY_PATH}/${TRY.operation}?${query}'`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,7 @@
 import { errors } from '../errors';
 import type { CredentialChecker } from '../auth/credentials';
 import type { Body, ResultCache } from '../cache/result-cache';
-import type { Operation, OperationContext } from './catalog';
+import type { Operation, OperationContext, OperationResult } from './catalog';
 import { decodeParams, parseXsdInt, type Params, type RawParams } from './params';
 
 export interface InvokeContext extends OperationContext {
@@ -18,7 +18,7 @@ export interface ParamsRequest {
 /** How a binding writes a result: `form` names the output (binding and version) in cache keys. */
 export interface Rendering {
   form: string;
-  render(result: unknown): string;
+  render(result: OperationResult): string;
 }
 
 export interface Invocation {
@@ -51,7 +51,7 @@ export async function invoke(
   // Unknown parameters are ignored, even repeated; a known one given twice is ambiguous.
   const twice = op.params.find((p) => repeated.includes(p.name));
   if (twice) throw errors.invalid(twice.name, 'was given more than once');
-  const params = decodeParams(op.params, raw);
+  const params = decodeParams(op, raw);
   const key = cacheKey(rendering.form, op, params);
   const body = ctx.results.lookup(key) ?? await ctx.results.get(key, async () => asBody(rendering.render(await op.run(ctx, params))));
   return { devId, body };

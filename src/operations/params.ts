@@ -1,5 +1,7 @@
 import { errors } from '../errors';
+import type { OperationName, OperationParams } from '../generated/records';
 import { parseXsdInt as parseInt32 } from '../load/values';
+import type { Operation } from './catalog';
 
 /** Parameter types of the interface, as the WSDL declares them. */
 export type ParamType = 'int' | 'string';
@@ -15,7 +17,8 @@ export interface ParamSpec {
 }
 
 export type RawParams = Record<string, string | undefined>;
-export type Params = Record<string, number | string>;
+/** Any operation's decoded parameters, by name (what a cache key is made of). */
+export type Params = Readonly<Record<string, number | string>>;
 
 /** XSD int (the loader's rule: sign, digits, surrounding whitespace, 32-bit), else undefined. */
 export const parseXsdInt = (text: string): number | undefined => parseInt32(text).value;
@@ -23,10 +26,14 @@ export const parseXsdInt = (text: string): number | undefined => parseInt32(text
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
 
-/** Decodes text parameters (every binding delivers text) into typed values, or throws. */
-export function decodeParams(specs: readonly ParamSpec[], raw: RawParams): Params {
-  const out: Params = {};
-  for (const spec of specs) {
+/**
+ * Decodes text parameters (every binding delivers text) into the operation's typed parameters, or
+ * throws. The specs come from the same WSDL as OperationParams (src/operations/catalog.ts), which
+ * is what makes the one cast below hold.
+ */
+export function decodeParams<N extends OperationName>(op: Operation<N>, raw: RawParams): OperationParams[N] {
+  const out: Record<string, number | string> = {};
+  for (const spec of op.params) {
     const text = raw[spec.name];
     if (text === undefined) {
       if (spec.required) throw errors.missing(spec.name);
@@ -48,5 +55,5 @@ export function decodeParams(specs: readonly ParamSpec[], raw: RawParams): Param
       out[spec.name] = value;
     }
   }
-  return out;
+  return out as OperationParams[N];
 }

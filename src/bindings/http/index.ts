@@ -20,7 +20,7 @@ export function httpHandler(endpoint: Endpoint, ctx: BindingContext): OperationH
   const ns = ctx.config.SVAPI_NAMESPACE;
   const renderings = new Map<Operation, Rendering>(operationsOf(endpoint).map((op) => [op, {
     form: 'http',
-    render: (result: unknown) => ctx.serializer.httpDocument(op.record, op.list, result, ns),
+    render: (result) => ctx.serializer.httpDocument(op.name, result, ns),
   }]));
   return async (req, res, operation) => {
     res.locals.binding = req.method === 'GET' ? 'http-get' : req.method === 'POST' ? 'http-post' : 'other';

@@ -28,7 +28,7 @@ export async function soapHandler(endpoint: Endpoint, ctx: BindingContext): Prom
   // Each operation's result in node-soap's envelope for each version.
   const rendering = (version: SoapVersion) => new Map<Operation, Rendering>(operationsOf(endpoint).map((op) => {
     const { head, tail } = templates[version].get(op.name)!;
-    return [op, { form: `soap${version}`, render: (result: unknown) => head + ctx.serializer.soapResult(op.name, op.record, op.list, result, ns) + tail }];
+    return [op, { form: `soap${version}`, render: (result) => head + ctx.serializer.soapResult(op.name, result, ns) + tail }];
   }));
   const renderings = { '1.1': rendering('1.1'), '1.2': rendering('1.2') };
   const actions = new Map(operationsOf(endpoint).map((op) => [op, acceptedActions(ns, op.name)]));
