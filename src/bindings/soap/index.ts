@@ -23,7 +23,7 @@ import type { Handler } from '../router';
  */
 export async function soapHandler(endpoint: Endpoint, ctx: BindingContext): Promise<Handler> {
   const ns = ctx.config.SVAPI_NAMESPACE;
-  const templates = await envelopeTemplates(endpoint, ctx.wsdl, ns);
+  const templates = await envelopeTemplates(endpoint, ns);
   const read = readBody(ctx.config.SVAPI_MAX_BODY);
   // Each operation's result in node-soap's envelope for each version.
   const rendering = (version: SoapVersion) => new Map<Operation, Rendering>(operationsOf(endpoint).map((op) => {
