@@ -5,8 +5,7 @@ import { serviceErrorDocument, soapFault } from '../xml/faults';
 import type { Endpoint } from './endpoints';
 import { sendBody, type Res } from './exchange';
 import type { Handler, OperationHandler } from './router';
-import { SOAP_CONTENT_TYPES } from './soap/envelopes';
-import { XML_TYPE } from './http';
+import { SOAP_CONTENT_TYPES, XML_TYPE } from '../xml/vocabulary';
 import { soapVersionOf } from './soap';
 import { parseContentType } from '../xml/content-type';
 

@@ -1,8 +1,7 @@
 import { faultCodeFor, type ServiceError } from '../errors';
 import { escapeAttr, escapeText } from './escape';
-import { SOAP11_NS, SOAP12_NS, type SoapVersion } from './envelope';
-
-export const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>';
+import type { SoapVersion } from './envelope';
+import { SOAP11_NS, SOAP12_NS, XML_DECL } from './vocabulary';
 
 /** `<ServiceError>` in the service namespace: the HTTP error body and the SOAP fault detail. */
 export function serviceErrorElement(e: ServiceError, ns: string): string {

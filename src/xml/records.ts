@@ -8,9 +8,7 @@ import {
   type XsdType,
 } from '../generated/records';
 import { escapeAttr, escapeText } from './escape';
-import { XML_DECL } from './faults';
-
-export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+import { XML_DECL, XSI_NS } from './vocabulary';
 
 const SIMPLE: Record<XsdType, (v: unknown) => string> = {
   int: (v) => String(v),

@@ -4,6 +4,7 @@
 // from the operation table and the metadata generated from the WSDLs.
 
 import type express from 'express';
+import { SOAP_CONTENT_TYPES, XML_TYPE } from '../../xml/vocabulary';
 import { operationsOf, type Operation } from '../../operations/catalog';
 import { baseUrl } from '../base-url';
 import { soapActionFor } from '../soap/action';
@@ -49,11 +50,11 @@ export function endpointGetHandler(endpoint: Endpoint, ctx: BindingContext): exp
     const query = queryOf(req);
     const ns = ctx.config.SVAPI_NAMESPACE;
     if (query.has('wsdl')) {
-      res.type('text/xml; charset=utf-8').send(ctx.wsdl.wsdl(endpoint, base));
+      res.type(XML_TYPE).send(ctx.wsdl.wsdl(endpoint, base));
       return;
     }
     if (query.has('disco')) {
-      res.type('text/xml; charset=utf-8').send(discoDocument(endpoint, base, ns));
+      res.type(XML_TYPE).send(discoDocument(endpoint, base, ns));
       return;
     }
     const links = new Links(base);
@@ -114,8 +115,8 @@ function bindingsTable(): Html {
   return html`<table>
 <thead><tr><th>Binding</th><th>Request</th><th>Answer</th></tr></thead>
 <tbody>
-<tr><td>SOAP 1.1</td><td><code>POST &lt;path&gt;</code>, <code>Content-Type: text/xml; charset=utf-8</code>, <code>SOAPAction: "&lt;namespace&gt;/&lt;Operation&gt;"</code> (no second <code>/</code> when the namespace ends in one)</td><td>SOAP 1.1 envelope</td></tr>
-<tr><td>SOAP 1.2</td><td><code>POST &lt;path&gt;</code>, <code>Content-Type: application/soap+xml; charset=utf-8</code></td><td>SOAP 1.2 envelope</td></tr>
+<tr><td>SOAP 1.1</td><td><code>POST &lt;path&gt;</code>, <code>Content-Type: ${SOAP_CONTENT_TYPES['1.1']}</code>, <code>SOAPAction: "&lt;namespace&gt;/&lt;Operation&gt;"</code> (no second <code>/</code> when the namespace ends in one)</td><td>SOAP 1.1 envelope</td></tr>
+<tr><td>SOAP 1.2</td><td><code>POST &lt;path&gt;</code>, <code>Content-Type: ${SOAP_CONTENT_TYPES['1.2']}</code></td><td>SOAP 1.2 envelope</td></tr>
 <tr><td>HTTP GET</td><td><code>GET &lt;path&gt;/&lt;Operation&gt;?DevID=…&amp;DevKey=…&amp;…</code></td><td>bare XML document</td></tr>
 <tr><td>HTTP POST</td><td><code>POST &lt;path&gt;/&lt;Operation&gt;</code> with an <code>application/x-www-form-urlencoded</code> body</td><td>bare XML document</td></tr>
 </tbody>

@@ -4,6 +4,7 @@ import { invoke, type ParamsRequest, type Rendering } from '../../operations/inv
 import type { RawParams } from '../../operations/params';
 import { parseContentType } from '../../xml/content-type';
 import { serviceErrorDocument } from '../../xml/faults';
+import { XML_TYPE } from '../../xml/vocabulary';
 import { decodeBody, readBody } from '../../xml/body';
 import type { BindingContext } from '../context';
 import { clientAddress } from '../client-address';
@@ -12,7 +13,6 @@ import { logServiceError } from '../request-id';
 import type { Endpoint } from '../endpoints';
 import type { OperationHandler } from '../router';
 
-export const XML_TYPE = 'text/xml; charset=utf-8';
 
 /** HTTP GET `<path>/<Operation>?...` and POST with a form: text parameters, a bare XML document. */
 export function httpHandler(endpoint: Endpoint, ctx: BindingContext): OperationHandler {

@@ -1,14 +1,10 @@
 import * as soap from 'soap';
 import { operationsOf } from '../../operations/catalog';
 import { escapeAttr } from '../../xml/escape';
-import { SOAP11_NS, SOAP12_NS, type SoapVersion } from '../../xml/envelope';
+import type { SoapVersion } from '../../xml/envelope';
+import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NS } from '../../xml/vocabulary';
 import { soapBindingNames, type Endpoint } from '../endpoints';
 import { WsdlDocuments } from '../wsdl-documents';
-
-export const SOAP_CONTENT_TYPES: Record<SoapVersion, string> = {
-  '1.1': 'text/xml; charset=utf-8',
-  '1.2': 'application/soap+xml; charset=utf-8',
-};
 
 /** node-soap's envelope around one operation's result: the text before and after it. */
 export interface EnvelopeTemplate {
@@ -54,7 +50,7 @@ export async function envelopeTemplates(endpoint: Endpoint, ns: string): Promise
 }
 
 function canonicalRequest(version: SoapVersion, op: string, ns: string): string {
-  const envNs = version === '1.1' ? SOAP11_NS : SOAP12_NS;
+  const envNs = SOAP_ENVELOPE_NS[version];
   return `<e:Envelope xmlns:e="${envNs}"><e:Body><o:${op} xmlns:o="${ns}"/></e:Body></e:Envelope>`;
 }
 
