@@ -48,7 +48,7 @@ async function main(): Promise<number> {
     for (const benchOp of operations(profile)) {
       const op = findOperation(ENDPOINT_OF[benchOp.path], benchOp.name)!;
       statements.length = 0;
-      await op.run({ knex, config }, decodeParams(op.params, Object.fromEntries(benchOp.params)));
+      await op.run({ knex, config }, decodeParams(op, Object.fromEntries(benchOp.params)));
       for (const { sql, bindings, name } of [...statements]) {
         const lines = name
           ? await genericPlan((q) => client.query(q), knex, sql, bindings, '(ANALYZE, BUFFERS)')

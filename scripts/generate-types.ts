@@ -5,9 +5,13 @@
 //
 // One interface per named complexType (fields in schema order) plus, per record,
 // a `<Name>Fields` constant describing the fields' order and XSD types for the
-// serializer, and an `Operations` table (parameters, result shape, endpoint
-// path) read from the SOAP bindings. Output is deterministic: files in the
-// order of WSDL_FILES, declarations in document order.
+// serializer, an `Operations` table (parameters, result shape, endpoint path)
+// read from the SOAP bindings, and the operation signatures as CXF or wsimport
+// generate a service interface: `OperationParams`, `OperationResults`, one
+// `<Service>Service` interface per wsdl:service, and the `ENDPOINTS` list. The
+// catalog (src/operations/catalog.ts) must satisfy them, so a WSDL change the
+// code does not follow fails type-checking. Output is deterministic: files in
+// the order of WSDL_FILES, declarations in document order.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -47,9 +51,16 @@ export interface OperationInfo {
   service: string;
   wsdl: string;
   path: string;
+  /** All parameters, the DevID and DevKey credentials first. */
   params: ParamInfo[];
   result: { element: string; record: string; list: boolean; httpRoot: string; item?: string };
 }
+
+/** Every operation takes these first; the service checks them before any operation runs. */
+const CREDENTIALS: readonly ParamInfo[] = [
+  { name: 'DevID', type: 'int', optional: false },
+  { name: 'DevKey', type: 'string', optional: true },
+];
 
 class GenerateError extends Error {}
 
@@ -148,6 +159,15 @@ export function collectOperations(models: WsdlModel[]): OperationInfo[] {
         if (f.kind !== 'simple') fail(m, e, 'parameters must have simple types');
         return { name: f.name, type: f.type as XsdSimpleType, optional: f.optional };
       });
+      const credentials = params.slice(0, CREDENTIALS.length);
+      if (JSON.stringify(credentials) !== JSON.stringify(CREDENTIALS)) {
+        fail(m, inEl, `operation ${bop.name}: the parameters must begin with DevID (xs:int) and DevKey (xs:string, minOccurs="0")`);
+      }
+      for (const p of params.slice(CREDENTIALS.length)) {
+        // The bindings decode int and string texts; an absent optional parameter decodes to ''.
+        if (p.type !== 'int' && p.type !== 'string') fail(m, inEl, `operation ${bop.name}: parameter ${p.name} must be xs:int or xs:string`);
+        if (p.type === 'int' && p.optional) fail(m, inEl, `operation ${bop.name}: int parameter ${p.name} cannot be optional (minOccurs="0")`);
+      }
       const results = sequenceOf(m, anon(outEl));
       if (results.length !== 1) fail(m, outEl, `${bop.name}Response must hold exactly one element`);
       const r = fieldInfo(m, results[0]);
@@ -187,6 +207,68 @@ function xsdNote(f: FieldInfo): string {
   const occurs = [f.optional ? 'minOccurs=0' : '', f.nillable ? 'nillable' : ''].filter(Boolean).join(', ');
   const t = f.kind === 'simple' ? `xs:${f.type}` : f.kind === 'list' ? `ArrayOf${f.type} (<${f.item}> items)` : f.type;
   return occurs ? `${t}, ${occurs}` : t;
+}
+
+/** An operation's own parameters as a TypeScript object type. */
+function paramsType(o: OperationInfo): string {
+  const own = o.params.slice(CREDENTIALS.length);
+  return own.length === 0 ? 'Record<string, never>' : `{ ${own.map((p) => `${p.name}: ${SIMPLE[p.type]}`).join('; ')} }`;
+}
+
+const resultType = (o: OperationInfo): string => (o.result.list ? `${o.result.record}[]` : o.result.record);
+
+/** The endpoints in WSDL_FILES order: one wsdl:service each. */
+function endpointsOf(operations: OperationInfo[]): { name: string; path: string; service: string; wsdlFile: string; operations: OperationInfo[] }[] {
+  const out = new Map<string, { name: string; path: string; service: string; wsdlFile: string; operations: OperationInfo[] }>();
+  for (const o of operations) {
+    const e = out.get(o.wsdl) ?? { name: o.wsdl.replace(/\.wsdl$/, ''), path: o.path, service: o.service, wsdlFile: o.wsdl, operations: [] };
+    e.operations.push(o);
+    out.set(o.wsdl, e);
+  }
+  return [...out.values()];
+}
+
+function renderSignatures(operations: OperationInfo[]): string[] {
+  const L: string[] = [];
+  const endpoints = endpointsOf(operations);
+  L.push('');
+  L.push('/**');
+  L.push(' * Each operation\'s own parameters, after the DevID and DevKey credentials (which the service');
+  L.push(' * checks before any operation runs). An absent optional string arrives as \'\'.');
+  L.push(' */');
+  L.push('export interface OperationParams {');
+  for (const o of operations) L.push(`  ${o.name}: ${paramsType(o)};`);
+  L.push('}');
+  L.push('');
+  L.push('/** Each operation\'s result: a record, or the records of an ArrayOf<Record>. */');
+  L.push('export interface OperationResults {');
+  for (const o of operations) L.push(`  ${o.name}: ${resultType(o)};`);
+  L.push('}');
+  for (const e of endpoints) {
+    L.push('');
+    L.push(`/** wsdl:service ${e.service} (${e.wsdlFile}, ${e.path}), as wsimport generates its port interface. */`);
+    L.push(`export interface ${e.service}Service {`);
+    for (const o of e.operations) L.push(`  ${o.name}(params: ${paramsType(o)}): Promise<${resultType(o)}>;`);
+    L.push('}');
+  }
+  L.push('');
+  L.push('/** wsdl:service name -> its interface. */');
+  L.push('export interface Services {');
+  for (const e of endpoints) L.push(`  ${e.service}: ${e.service}Service;`);
+  L.push('}');
+  L.push('');
+  L.push('/** The endpoints: `name` is the WSDL file\'s, `path` has the interface\'s letter case. */');
+  L.push('export const ENDPOINTS = [');
+  for (const e of endpoints) {
+    const ops = e.operations.map((o) => q(o.name)).join(', ');
+    L.push(`  { name: ${q(e.name)}, path: ${q(e.path)}, service: ${q(e.service)}, wsdlFile: ${q(e.wsdlFile)}, operations: [${ops}] },`);
+  }
+  L.push('] as const;');
+  L.push('');
+  L.push('export type Endpoint = (typeof ENDPOINTS)[number];');
+  L.push("export type EndpointName = Endpoint['name'];");
+  L.push("export type ServiceName = Endpoint['service'];");
+  return L;
 }
 
 export function render(models: WsdlModel[]): string {
@@ -288,6 +370,7 @@ export function render(models: WsdlModel[]): string {
   L.push('] as const satisfies readonly OperationMeta[];');
   L.push('');
   L.push("export type OperationName = (typeof Operations)[number]['name'];");
+  L.push(...renderSignatures(operations));
   L.push('');
   return L.join('\n');
 }

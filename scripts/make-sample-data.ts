@@ -3,37 +3,22 @@
 // so every run writes byte-identical files.   Run: npx tsx scripts/make-sample-data.ts
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { csvField, type Cell } from '../src/generate/csv';
+import { Rng } from '../src/generate/rng';
 
 const OUT = join(__dirname, '..', 'seeds', 'data');
 
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rnd = mulberry32(20261121);
-const int = (lo: number, hi: number): number => lo + Math.floor(rnd() * (hi - lo + 1));
-const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)];
-function shuffle<T>(a: T[]): T[] {
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
-const low = (): number => { const r = rnd(); const r3 = r * r * r; return r3 * r3; }; // skewed towards 0
+// The generator's PRNG from the raw mulberry32 state this script has always used, so the files stay the same.
+const rng = Rng.fromState(20261121);
+const rnd = (): number => rng.next();
+const int = (lo: number, hi: number): number => rng.int(lo, hi);
+const pick = <T>(a: readonly T[]): T => rng.pick(a);
+const shuffle = <T>(a: T[]): T[] => rng.shuffle(a);
+const low = (): number => rng.low(); // skewed towards 0
 const bool = (v: boolean, i: number): string => (i % 11 === 5 ? (v ? '1' : '0') : String(v)); // a few 1/0
 
-type Cell = string | number | null;
 function writeCsv(file: string, header: string[], rows: Cell[][]): void {
-  const field = (c: Cell): string => {
-    const s = c === null ? '' : String(c);
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  const lines = [header, ...rows].map((r) => r.map(field).join(','));
+  const lines = [header, ...rows].map((r) => r.map(csvField).join(','));
   writeFileSync(join(OUT, file), lines.join('\n') + '\n', 'utf8');
   console.log(`${file}: ${rows.length} rows`);
 }

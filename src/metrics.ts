@@ -26,11 +26,8 @@ export interface MetricSources {
   inFlight?: { readonly max: number; readonly inFlight: number; readonly refused: number };
 }
 
-interface TarnPool {
-  numUsed(): number;
-  numFree(): number;
-  numPendingAcquires(): number;
-}
+/** knex's own connection pool (tarn), typed as knex's Client publishes it. */
+type KnexPool = Extract<Knex.Client['pool'], { numUsed(): number }>;
 
 /**
  * Prometheus metrics of one app, in a registry of its own (several apps in one process, as in
@@ -55,8 +52,11 @@ export function createMetrics(knex: Knex, cache?: ResultCache, sources: MetricSo
     registers: [registry],
   });
   const children = new Map<string, { count: client.Counter.Internal; time: client.Histogram.Internal<'operation' | 'binding'> }>();
-  const pool = () => (knex.client as { pool?: TarnPool }).pool;
-  const gauge = (name: string, help: string, read: (p: TarnPool) => number) => new client.Gauge({
+  const pool = (): KnexPool | undefined => {
+    const p = (knex.client as Knex.Client).pool; // undefined once knex is destroyed
+    return p && 'numUsed' in p ? p : undefined;
+  };
+  const gauge = (name: string, help: string, read: (p: KnexPool) => number) => new client.Gauge({
     name,
     help,
     registers: [registry],

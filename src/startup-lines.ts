@@ -1,5 +1,5 @@
 import type { DemoCredential } from './auth/demo-key';
-import { ENDPOINTS } from './bindings/endpoints';
+import { ENDPOINTS, Operations, type OperationParams } from './generated/records';
 
 export interface StartupInfo {
   url: string;
@@ -8,20 +8,25 @@ export interface StartupInfo {
   workers?: number;
 }
 
+/** The call the start-up lines suggest, typed by its generated signature so it follows the WSDL. */
+const TRY = { operation: 'GetMonster', params: { MonsterID: 1 } satisfies OperationParams['GetMonster'] } as const;
+const TRY_PATH = Operations.find((o) => o.name === TRY.operation)!.path;
+
 /** What `svapi serve` prints once it listens (the cluster primary prints it for all workers). */
 export function startupLines(info: StartupInfo): string {
   const { url } = info;
   const lines = [
     `svapi listening on ${url}`,
     `  endpoints: ${ENDPOINTS.map((e) => url + e.path).join('  ')}`,
-    `  WSDL:      ${url}/API/hunting.asmx?wsdl (likewise for each endpoint)`,
+    `  WSDL:      ${url}${TRY_PATH}?wsdl (likewise for each endpoint)`,
     `  database:  ${info.database}`,
   ];
   if (info.workers !== undefined) lines.push(`  workers:   ${info.workers}`);
   if (info.demoKey) {
     lines.push(`  demo credential: DevID=${info.demoKey.devId} DevKey=${info.demoKey.devKey}`);
-    lines.push(`  try: curl '${url}/API/hunting.asmx/GetMonster?DevID=${info.demoKey.devId}&DevKey=${info.demoKey.devKey}&MonsterID=1'`);
+    const query = new URLSearchParams({ DevID: String(info.demoKey.devId), DevKey: info.demoKey.devKey });
+    for (const [name, value] of Object.entries(TRY.params)) query.append(name, String(value));
+    lines.push(`  try: curl '${url}${TRY_PATH}/${TRY.operation}?${query}'`);
   }
   return `${lines.join('\n')}\n`;
 }
-

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freshDatabase, type TestDatabase } from './support/db';
 import { runCli } from './support/cli';
-import { checkCredentials } from '../src/auth/keys';
+import { serviceAccepts } from './support/keys';
 import { configReference, DATABASE_SETTINGS } from '../src/config';
 import { migrateLatest } from '../src/db/migrate';
 import { MIGRATION_NAMES, migrationSource } from '../migrations';
@@ -58,7 +58,7 @@ test('keys create --json prints a working credential; list never shows keys; rev
   const { DevID, DevKey } = JSON.parse(created.stdout);
   expect(Number.isInteger(DevID)).toBe(true);
   expect(typeof DevKey).toBe('string');
-  expect(await checkCredentials(db.knex, DevID, DevKey)).toBe(true);
+  expect(await serviceAccepts(db.knex, DevID, DevKey)).toBe(true);
 
   const listed = await runCli(['keys', 'list', '--json'], env);
   // The same spelling as `keys create --json` (the contract's DevID/DevKey style).
@@ -68,7 +68,7 @@ test('keys create --json prints a working credential; list never shows keys; rev
   const revoked = await runCli(['keys', 'revoke', String(DevID)], env);
   expect(revoked).toMatchObject({ code: 0 });
   const revokedAt = /^revoked DevID \d+ at (\S+Z)$/m.exec(revoked.stdout)![1];
-  expect(await checkCredentials(db.knex, DevID, DevKey)).toBe(false);
+  expect(await serviceAccepts(db.knex, DevID, DevKey)).toBe(false);
   const after = JSON.parse((await runCli(['keys', 'list', '--json'], env)).stdout);
   expect(after).toContainEqual(expect.objectContaining({ DevID, RevokedAt: revokedAt }));
 

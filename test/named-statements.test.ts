@@ -33,7 +33,7 @@ test('every operation answers the same on the first call and after the plan has 
     ];
     for (const [name, endpoint, raw] of calls) {
       const op = findOperation(endpoint, name)!;
-      const run = () => op.run({ knex, config }, decodeParams(op.params, raw));
+      const run = () => op.run({ knex, config }, decodeParams(op, raw));
       const first = await run();
       // Postgres plans a prepared statement for its parameters five times, then may keep a generic plan.
       for (let i = 0; i < 7; i++) expect(await run()).toEqual(first);
@@ -54,7 +54,7 @@ test('SVAPI_DB_NAMED_STATEMENTS=false leaves every statement unnamed (for pooler
   const knex = createKnex(db.url, 'service', config, db.embedded);
   try {
     const op = findOperation('hunting', 'GetMonster')!;
-    await op.run({ knex, config }, decodeParams(op.params, { MonsterID: '5' }));
+    await op.run({ knex, config }, decodeParams(op, { MonsterID: '5' }));
     expect((await knex.raw('SELECT name FROM pg_prepared_statements')).rows).toEqual([]);
   } finally {
     await knex.destroy();

@@ -1,6 +1,7 @@
 import { freshDatabase, type TestDatabase } from './support/db';
 import { newestGlobals } from '../src/db/queries/globals';
 import { applyNameSearch } from '../src/db/queries/search';
+import { named } from '../src/db/queries/statements';
 import { genericPlan } from '../bench/lib/plans';
 
 let db: TestDatabase;
@@ -22,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => db.destroy());
 
 async function plan(table: string, column: string, id: string, word: string): Promise<string> {
-  const q = applyNameSearch(db.knex(table).select('*'), column, id, word, 1000, `${table}_listing`);
+  const q = applyNameSearch(db.knex(table).select('*'), column, id, word, 1000, named(db.knex, `${table}_listing`));
   const { sql, bindings } = q.toSQL().toNative();
   const rows = (await db.knex.raw(`EXPLAIN ${sql}`.replace(/\$(\d+)/g, (_m, i) => db.knex.raw('?', [bindings[Number(i) - 1]]).toQuery()))).rows;
   return rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
@@ -56,7 +57,7 @@ const genericPlanText = (sql: string, bindings: readonly unknown[]) =>
   db.knex.transaction(async (trx) => (await genericPlan((q) => trx.raw(q), db.knex, sql, bindings)).join('\n'));
 
 test('named statements keep to the indexes in their generic plans: the empty-word listing and the globals', async () => {
-  const listing = applyNameSearch(db.knex('items').select('*'), 'item_name', 'item_id', '', 1000, 'items_listing').toSQL().toNative();
+  const listing = applyNameSearch(db.knex('items').select('*'), 'item_name', 'item_id', '', 1000, named(db.knex, 'items_listing')).toSQL().toNative();
   const listingPlan = await genericPlanText(listing.sql, listing.bindings);
   expect(listingPlan).toContain('items_name_order');
   expect(listingPlan).not.toMatch(/Sort|Seq Scan/);

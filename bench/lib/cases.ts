@@ -1,10 +1,10 @@
 /** The benchmark's requests: four operations, each over SOAP 1.1, SOAP 1.2 and HTTP GET. */
 
+import { SOAP11_NS, SOAP12_NS, SOAP_CONTENT_TYPES, XML_DECL, XSD_NS, XSI_NS } from '../../src/xml/vocabulary';
+
 export type Binding = 'SOAP 1.1' | 'SOAP 1.2' | 'HTTP GET';
 export const BINDINGS: Binding[] = ['SOAP 1.1', 'SOAP 1.2', 'HTTP GET'];
 
-const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
-const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
 export const NAMESPACE = 'SVAPI';
 
 export interface Operation {
@@ -66,12 +66,12 @@ export function buildRequest(op: Operation, binding: Binding, devId: number, dev
   }
   const soap11 = binding === 'SOAP 1.1';
   const inner = params.map(([k, v]) => `<${k}>${escapeXml(v)}</${k}>`).join('');
-  const body = '<?xml version="1.0" encoding="utf-8"?>'
-    + `<soap:Envelope xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:soap="${soap11 ? SOAP11_NS : SOAP12_NS}">`
+  const body = XML_DECL
+    + `<soap:Envelope xmlns:xsi="${XSI_NS}" xmlns:xsd="${XSD_NS}" xmlns:soap="${soap11 ? SOAP11_NS : SOAP12_NS}">`
     + `<soap:Body><${op.name} xmlns="${NAMESPACE}">${inner}</${op.name}></soap:Body></soap:Envelope>`;
   const headers: Record<string, string> = soap11
-    ? { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${NAMESPACE}/${op.name}"` }
-    : { 'content-type': 'application/soap+xml; charset=utf-8' };
+    ? { 'content-type': SOAP_CONTENT_TYPES['1.1'], soapaction: `"${NAMESPACE}/${op.name}"` }
+    : { 'content-type': SOAP_CONTENT_TYPES['1.2'] };
   return { method: 'POST', path: op.path, headers, body };
 }
 

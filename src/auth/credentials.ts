@@ -93,11 +93,6 @@ export class CredentialChecker {
     }
   }
 
-  /** Forgets cached key hashes (tests; a process that must drop them at once). */
-  clearCache(): void {
-    this.cache?.clear();
-  }
-
   /**
    * Throws (through the promise) when the address is blocked. An address with no failure in the
    * last window cannot be: then nothing is returned and the caller does not wait (the path of

@@ -59,14 +59,6 @@ export function keyMatches(devKey: string, stored: Buffer | undefined): boolean 
   return Boolean(stored) && matches;
 }
 
-/**
- * True only for an existing, unrevoked DevID whose key matches. The hash comparison runs in
- * constant time, and an unknown DevID is compared against a dummy hash so it costs the same.
- */
-export async function checkCredentials(knex: Knex, devId: number, devKey: string): Promise<boolean> {
-  return keyMatches(devKey, await activeKeyHash(knex, devId));
-}
-
 function utc(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import { escapeAttr } from '../xml/escape';
+import { XML_DECL } from '../xml/vocabulary';
 import { ENDPOINTS, WSDL_DIR, type Endpoint } from './endpoints';
 import { soapActionFor } from './soap/action';
 
@@ -10,7 +11,6 @@ import { soapActionFor } from './soap/action';
 const PLACEHOLDER_NS = 'SVAPI';
 const SOAP_BINDING_NS = ['http://schemas.xmlsoap.org/wsdl/soap/', 'http://schemas.xmlsoap.org/wsdl/soap12/'];
 const ADDRESS_NS = [...SOAP_BINDING_NS, 'http://schemas.xmlsoap.org/wsdl/http/'];
-const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>';
 /** What the addresses hold in a serialized WSDL until a request's base URL takes its place. */
 const ADDRESS_MARKER = 'urn:svapi:address-of-this-request';
 

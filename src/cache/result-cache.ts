@@ -38,10 +38,6 @@ export class ResultCache {
     return this.lru?.calculatedSize ?? 0;
   }
 
-  get entries(): number {
-    return this.lru?.size ?? 0;
-  }
-
   /** The cached body for `key`, when there is one that may be used now (no waiting: the hot path). */
   lookup(key: string): Body | undefined {
     if (!this.lru || this.now() >= this.usableUntil) return undefined;

@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { DatabaseConfig } from '../config';
 import { startEmbedded, type EmbeddedServer } from './embedded';
 import { migrateLatest } from './migrate';
+import { pgClientBusy } from './pg-busy';
 import { seed, SAMPLE_DATA_DIR } from '../../seeds/sample';
 import { createLogger } from '../log';
 
@@ -84,12 +85,6 @@ const seconds = (since: number) => `${((performance.now() - since) / 1000).toFix
 
 const CLIENT_TIMEOUT_MARGIN_MS = 500;
 
-/** True for a pg client that still has a statement outstanding (pg has no public accessor). */
-function stillBusy(connection: unknown): boolean {
-  const c = connection as { _getActiveQuery?: () => unknown; _queryQueue?: unknown[] };
-  return Boolean(c._getActiveQuery?.()) || (c._queryQueue?.length ?? 0) > 0;
-}
-
 export function createKnex(url: string, role: Role, config: DatabaseConfig, embedded: boolean): Knex {
   return knexFactory(knexConfig(url, role, config, embedded));
 }
@@ -115,10 +110,10 @@ export function knexConfig(url: string, role: Role, config: DatabaseConfig, embe
     },
     // A connection whose statement timed out on the client side still waits for that statement's
     // answer: it is dropped rather than handed to the next request.
-    pool: { min: 0, max: embedded ? Math.min(config.SVAPI_DB_POOL_MAX, 8) : config.SVAPI_DB_POOL_MAX, validate: (c: unknown) => !stillBusy(c) },
+    pool: { min: 0, max: embedded ? Math.min(config.SVAPI_DB_POOL_MAX, 8) : config.SVAPI_DB_POOL_MAX, validate: (c: unknown) => !pgClientBusy(c) },
     // knex reports connection trouble itself (console by default): into the JSON log instead.
     log: knexLog(config),
-    // Read by queries/statements.ts: PGlite is one session behind a multiplexer, where a statement
+    // knex's public place for settings of one's own, read as knex.userParams by queries/statements.ts: PGlite is one session behind a multiplexer, where a statement
     // prepared by name on one connection would collide with the same name from another.
     userParams: { namedStatements: !embedded && config.SVAPI_DB_NAMED_STATEMENTS },
     // The service waits no longer for a connection than for a statement: with the database

@@ -13,6 +13,13 @@ export class Rng {
     this.state = h | 0;
   }
 
+  /** A generator from a raw mulberry32 state (scripts/make-sample-data.ts, whose files predate the streams). */
+  static fromState(state: number): Rng {
+    const rng = new Rng(0, '');
+    rng.state = state | 0;
+    return rng;
+  }
+
   /** Uniform in [0, 1). */
   next(): number {
     this.state = (this.state + 0x6d2b79f5) | 0;

@@ -406,3 +406,74 @@ export const Operations = [
 ] as const satisfies readonly OperationMeta[];
 
 export type OperationName = (typeof Operations)[number]['name'];
+
+/**
+ * Each operation's own parameters, after the DevID and DevKey credentials (which the service
+ * checks before any operation runs). An absent optional string arrives as ''.
+ */
+export interface OperationParams {
+  GetWeapons: { SearchWord: string };
+  FindItems: { SearchWord: string };
+  GetMonsters: { SearchWord: string };
+  GetMonster: { MonsterID: number };
+  GetMonsterGlobals: { MonsterID: number; NumberOfGlobals: number };
+  GetPlayerGlobals: { playerID: number; NumberOfGlobals: number };
+  GetLandareaGlobals: { LandareaID: number };
+  GetAuctionCategories: Record<string, never>;
+}
+
+/** Each operation's result: a record, or the records of an ArrayOf<Record>. */
+export interface OperationResults {
+  GetWeapons: Weapon[];
+  FindItems: Item[];
+  GetMonsters: Monster[];
+  GetMonster: Monster;
+  GetMonsterGlobals: HuntingGlobal[];
+  GetPlayerGlobals: HuntingGlobal[];
+  GetLandareaGlobals: HuntingGlobal[];
+  GetAuctionCategories: AuctionCategory[];
+}
+
+/** wsdl:service Weapons (weapons.wsdl, /api/weapons.asmx), as wsimport generates its port interface. */
+export interface WeaponsService {
+  GetWeapons(params: { SearchWord: string }): Promise<Weapon[]>;
+}
+
+/** wsdl:service Item (item.wsdl, /api/item.asmx), as wsimport generates its port interface. */
+export interface ItemService {
+  FindItems(params: { SearchWord: string }): Promise<Item[]>;
+}
+
+/** wsdl:service Hunting (hunting.wsdl, /API/hunting.asmx), as wsimport generates its port interface. */
+export interface HuntingService {
+  GetMonsters(params: { SearchWord: string }): Promise<Monster[]>;
+  GetMonster(params: { MonsterID: number }): Promise<Monster>;
+  GetMonsterGlobals(params: { MonsterID: number; NumberOfGlobals: number }): Promise<HuntingGlobal[]>;
+  GetPlayerGlobals(params: { playerID: number; NumberOfGlobals: number }): Promise<HuntingGlobal[]>;
+  GetLandareaGlobals(params: { LandareaID: number }): Promise<HuntingGlobal[]>;
+}
+
+/** wsdl:service Auction (auction.wsdl, /api/auction.asmx), as wsimport generates its port interface. */
+export interface AuctionService {
+  GetAuctionCategories(params: Record<string, never>): Promise<AuctionCategory[]>;
+}
+
+/** wsdl:service name -> its interface. */
+export interface Services {
+  Weapons: WeaponsService;
+  Item: ItemService;
+  Hunting: HuntingService;
+  Auction: AuctionService;
+}
+
+/** The endpoints: `name` is the WSDL file's, `path` has the interface's letter case. */
+export const ENDPOINTS = [
+  { name: 'weapons', path: '/api/weapons.asmx', service: 'Weapons', wsdlFile: 'weapons.wsdl', operations: ['GetWeapons'] },
+  { name: 'item', path: '/api/item.asmx', service: 'Item', wsdlFile: 'item.wsdl', operations: ['FindItems'] },
+  { name: 'hunting', path: '/API/hunting.asmx', service: 'Hunting', wsdlFile: 'hunting.wsdl', operations: ['GetMonsters', 'GetMonster', 'GetMonsterGlobals', 'GetPlayerGlobals', 'GetLandareaGlobals'] },
+  { name: 'auction', path: '/api/auction.asmx', service: 'Auction', wsdlFile: 'auction.wsdl', operations: ['GetAuctionCategories'] },
+] as const;
+
+export type Endpoint = (typeof ENDPOINTS)[number];
+export type EndpointName = Endpoint['name'];
+export type ServiceName = Endpoint['service'];

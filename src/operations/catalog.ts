@@ -6,18 +6,37 @@ import { searchItems } from '../db/queries/items';
 import { findMonster, searchMonsters } from '../db/queries/monsters';
 import { newestGlobals } from '../db/queries/globals';
 import { allAuctionCategories } from '../db/queries/auction';
-import type { ParamSpec, Params } from './params';
+import {
+  ENDPOINTS,
+  Operations,
+  type AuctionService,
+  type EndpointName,
+  type HuntingService,
+  type ItemService,
+  type OperationName,
+  type OperationParams,
+  type OperationResults,
+  type RecordName,
+  type WeaponsService,
+} from '../generated/records';
+import type { ParamSpec } from './params';
 
-export type EndpointName = 'weapons' | 'item' | 'hunting' | 'auction';
-export type RecordName = 'Weapon' | 'Item' | 'Monster' | 'HuntingGlobal' | 'AuctionCategory';
+export type { EndpointName, OperationName, RecordName };
 
 export interface OperationContext {
   knex: Knex;
   config: Config;
 }
 
-export interface Operation {
-  name: string;
+/** The result of any operation: typed records. */
+export type OperationResult = OperationResults[OperationName];
+
+/**
+ * An operation: its signature, record and endpoint come from the WSDL (src/generated/records.ts),
+ * its summary, parameter rules and implementation from the definitions below.
+ */
+export interface Operation<N extends OperationName = OperationName> {
+  name: N;
   endpoint: EndpointName;
   /** Parameters after DevID and DevKey, in wire order. */
   params: readonly ParamSpec[];
@@ -25,61 +44,102 @@ export interface Operation {
   /** A list result (ArrayOf<Record>) or a single record. */
   list: boolean;
   summary: string;
-  run(ctx: OperationContext, params: Params): Promise<unknown>;
+  run(ctx: OperationContext, params: OperationParams[N]): Promise<OperationResults[N]>;
 }
 
-const searchWord: ParamSpec = { name: 'SearchWord', type: 'string', required: false, maxLength: 100 };
-const int = (name: string, min?: number): ParamSpec => ({ name, type: 'int', required: true, min });
-const numberOfGlobals = int('NumberOfGlobals', 1);
+/** Checks beyond the WSDL's type, per parameter. */
+type ParamRules<P> = { [K in keyof P]: P[K] extends number ? { min?: number } : { maxLength?: number } };
+
+interface Definition<P, R> {
+  summary: string;
+  /** One entry per parameter of the WSDL: a parameter added there fails type-checking here. */
+  rules: ParamRules<P>;
+  run(ctx: OperationContext, params: P): Promise<R>;
+}
+
+/** The definitions of a wsdl:service's operations, typed by its generated interface. */
+type Definitions<S> = { [Op in keyof S]: S[Op] extends (params: infer P) => Promise<infer R> ? Definition<P, R> : never };
+
+const searchWord = { maxLength: 100 };
 const clampGlobals = (ctx: OperationContext, n: number) => Math.min(n, ctx.config.SVAPI_MAX_GLOBALS);
 
-/** The eight operations: the one table that bindings, WSDL checks and help pages share. */
-export const OPERATIONS: readonly Operation[] = [
-  {
-    name: 'GetWeapons', endpoint: 'weapons', params: [searchWord], record: 'Weapon', list: true,
+const WEAPONS: Definitions<WeaponsService> = {
+  GetWeapons: {
     summary: 'Weapons whose name contains SearchWord (empty: all), exact and prefix matches first.',
-    run: (ctx, p) => searchWeapons(ctx.knex, p.SearchWord as string, ctx.config.SVAPI_MAX_RESULTS),
+    rules: { SearchWord: searchWord },
+    run: (ctx, p) => searchWeapons(ctx.knex, p.SearchWord, ctx.config.SVAPI_MAX_RESULTS),
   },
-  {
-    name: 'FindItems', endpoint: 'item', params: [searchWord], record: 'Item', list: true,
+};
+
+const ITEM: Definitions<ItemService> = {
+  FindItems: {
     summary: 'Items whose name contains SearchWord (empty: all), exact and prefix matches first.',
-    run: (ctx, p) => searchItems(ctx.knex, p.SearchWord as string, ctx.config.SVAPI_MAX_RESULTS),
+    rules: { SearchWord: searchWord },
+    run: (ctx, p) => searchItems(ctx.knex, p.SearchWord, ctx.config.SVAPI_MAX_RESULTS),
   },
-  {
-    name: 'GetMonsters', endpoint: 'hunting', params: [searchWord], record: 'Monster', list: true,
+};
+
+const HUNTING: Definitions<HuntingService> = {
+  GetMonsters: {
     summary: 'Monsters whose name contains SearchWord (empty: all), exact and prefix matches first.',
-    run: (ctx, p) => searchMonsters(ctx.knex, p.SearchWord as string, ctx.config.SVAPI_MAX_RESULTS),
+    rules: { SearchWord: searchWord },
+    run: (ctx, p) => searchMonsters(ctx.knex, p.SearchWord, ctx.config.SVAPI_MAX_RESULTS),
   },
-  {
-    name: 'GetMonster', endpoint: 'hunting', params: [int('MonsterID')], record: 'Monster', list: false,
+  GetMonster: {
     summary: 'One monster by its ID.',
+    rules: { MonsterID: {} },
     run: async (ctx, p) => {
-      const monster = await findMonster(ctx.knex, p.MonsterID as number);
+      const monster = await findMonster(ctx.knex, p.MonsterID);
       if (!monster) throw errors.notFound(`Monster ${p.MonsterID}`);
       return monster;
     },
   },
-  {
-    name: 'GetMonsterGlobals', endpoint: 'hunting', params: [int('MonsterID'), numberOfGlobals], record: 'HuntingGlobal', list: true,
+  GetMonsterGlobals: {
     summary: 'The newest NumberOfGlobals hunting globals on a monster.',
-    run: (ctx, p) => newestGlobals(ctx.knex, { monster_id: p.MonsterID as number }, clampGlobals(ctx, p.NumberOfGlobals as number)),
+    rules: { MonsterID: {}, NumberOfGlobals: { min: 1 } },
+    run: (ctx, p) => newestGlobals(ctx.knex, { monster_id: p.MonsterID }, clampGlobals(ctx, p.NumberOfGlobals)),
   },
-  {
-    name: 'GetPlayerGlobals', endpoint: 'hunting', params: [int('playerID'), numberOfGlobals], record: 'HuntingGlobal', list: true,
+  GetPlayerGlobals: {
     summary: 'The newest NumberOfGlobals hunting globals of a player or team.',
-    run: (ctx, p) => newestGlobals(ctx.knex, { player_id: p.playerID as number }, clampGlobals(ctx, p.NumberOfGlobals as number)),
+    rules: { playerID: {}, NumberOfGlobals: { min: 1 } },
+    run: (ctx, p) => newestGlobals(ctx.knex, { player_id: p.playerID }, clampGlobals(ctx, p.NumberOfGlobals)),
   },
-  {
-    name: 'GetLandareaGlobals', endpoint: 'hunting', params: [int('LandareaID')], record: 'HuntingGlobal', list: true,
+  GetLandareaGlobals: {
     summary: 'The newest hunting globals in a land area.',
-    run: (ctx, p) => newestGlobals(ctx.knex, { landarea_id: p.LandareaID as number }, ctx.config.SVAPI_LANDAREA_GLOBALS),
+    rules: { LandareaID: {} },
+    run: (ctx, p) => newestGlobals(ctx.knex, { landarea_id: p.LandareaID }, ctx.config.SVAPI_LANDAREA_GLOBALS),
   },
-  {
-    name: 'GetAuctionCategories', endpoint: 'auction', params: [], record: 'AuctionCategory', list: true,
+};
+
+const AUCTION: Definitions<AuctionService> = {
+  GetAuctionCategories: {
     summary: 'All auction categories, by CategoryID.',
+    rules: {},
     run: (ctx) => allAuctionCategories(ctx.knex, ctx.config.SVAPI_MAX_RESULTS),
   },
-];
+};
+
+const DEFINITIONS: { [N in OperationName]: Definition<OperationParams[N], OperationResults[N]> } = { ...WEAPONS, ...ITEM, ...HUNTING, ...AUCTION };
+
+const CREDENTIAL_COUNT = 2; // DevID and DevKey, first in every operation (scripts/generate-types.ts checks)
+
+function operation<N extends OperationName>(name: N): Operation<N> {
+  const meta = Operations.find((o) => o.name === name)!;
+  const def: Definition<OperationParams[N], OperationResults[N]> = DEFINITIONS[name];
+  const rules: Partial<Record<string, { min?: number; maxLength?: number }>> = def.rules;
+  return {
+    name,
+    endpoint: ENDPOINTS.find((e) => e.path === meta.path)!.name,
+    params: meta.params.slice(CREDENTIAL_COUNT).map((p) => ({ name: p.name, type: p.type, required: !('optional' in p), ...rules[p.name] })),
+    record: meta.result.record,
+    list: meta.result.list,
+    summary: def.summary,
+    run: def.run,
+  };
+}
+
+/** The operations in WSDL order: the one table that bindings, WSDL checks and help pages share. */
+export const OPERATIONS: readonly Operation[] = Operations.map((o) => operation(o.name));
 
 export function operationsOf(endpoint: { name: EndpointName }): Operation[] {
   return OPERATIONS.filter((op) => op.endpoint === endpoint.name);

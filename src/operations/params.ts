@@ -12,4 +12,5 @@ export interface ParamSpec {
 }
 
 export type RawParams = Record<string, string | undefined>;
-export type Params = Record<string, number | string>;
+/** Any operation's decoded parameters, by name (what a cache key is made of). */
+export type Params = Readonly<Record<string, number | string>>;

@@ -3,7 +3,7 @@
 
 import type { ServiceError } from '../errors';
 import type { Endpoint } from '../bindings/endpoints';
-import type { Operation } from '../operations/catalog';
+import type { Operation, OperationResult } from '../operations/catalog';
 import type { RawParams } from '../operations/params';
 import type { Req, Res } from '../http/exchange';
 import type { Html } from '../bindings/docs/pages';
@@ -43,7 +43,7 @@ export interface EndpointBinding {
   /** Reads the request into a call; throws a ServiceError for anything it refuses. */
   read(req: Req, res: Res, operation: string | undefined): Promise<Call>;
   /** The operation's result as the answer's body (cached under the call's name and parameters). */
-  render(call: Call, result: unknown): string;
+  render(call: Call, result: OperationResult): string;
   contentType(call: Call): string;
   /** Writes an error answer; `name` is what nameOf or read found (undefined: not known yet). */
   writeError(res: Res, e: ServiceError, name: string | undefined): void;

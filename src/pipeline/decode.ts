@@ -1,6 +1,8 @@
 import { errors } from '../errors';
 import { parseXsdInt as parseInt32 } from '../load/values';
-import type { ParamSpec, Params, RawParams } from '../operations/params';
+import type { OperationName, OperationParams } from '../generated/records';
+import type { Operation } from '../operations/catalog';
+import type { RawParams } from '../operations/params';
 
 /** XSD int (the loader's rule: sign, digits, surrounding whitespace, 32-bit), else undefined. */
 export const parseXsdInt = (text: string): number | undefined => parseInt32(text).value;
@@ -8,10 +10,14 @@ export const parseXsdInt = (text: string): number | undefined => parseInt32(text
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
 
-/** Decodes text parameters (every binding delivers text) into typed values, or throws. */
-export function decodeParams(specs: readonly ParamSpec[], raw: RawParams): Params {
-  const out: Params = {};
-  for (const spec of specs) {
+/**
+ * Decodes text parameters (every binding delivers text) into the operation's typed parameters, or
+ * throws. The specs come from the same WSDL as OperationParams (src/operations/catalog.ts), which
+ * is what makes the one cast below hold.
+ */
+export function decodeParams<N extends OperationName>(op: Operation<N>, raw: RawParams): OperationParams[N] {
+  const out: Record<string, number | string> = {};
+  for (const spec of op.params) {
     const text = raw[spec.name];
     if (text === undefined) {
       if (spec.required) throw errors.missing(spec.name);
@@ -33,5 +39,5 @@ export function decodeParams(specs: readonly ParamSpec[], raw: RawParams): Param
       out[spec.name] = value;
     }
   }
-  return out;
+  return out as OperationParams[N];
 }

@@ -1,8 +1,8 @@
 import { statusFor, type ServiceError } from '../errors';
 import { sendBody, type Res } from '../http/exchange';
 import { serviceErrorDocument } from '../xml/faults';
+import { XML_TYPE } from '../xml/vocabulary';
 
-export const XML_TYPE = 'text/xml; charset=utf-8';
 
 /**
  * The plain `<ServiceError>` document (CONTRACT §7): the error answer of HTTP GET and POST, and of

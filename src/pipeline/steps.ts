@@ -4,6 +4,7 @@
 import { errors } from '../errors';
 import type { CredentialChecker } from '../auth/credentials';
 import type { Body, ResultCache } from '../cache/result-cache';
+import type { OperationName, OperationParams } from '../generated/records';
 import type { Operation } from '../operations/catalog';
 import type { Params } from '../operations/params';
 import { decodeParams, parseXsdInt } from './decode';
@@ -26,11 +27,11 @@ export async function authenticate(credentials: CredentialChecker, call: Call, c
 }
 
 /** The operation's typed parameters. Unknown parameters are ignored, even repeated; a known one given twice is ambiguous. */
-export function decode(call: Call): Params {
+export function decode(call: Call): OperationParams[OperationName] {
   if (call.refused) throw call.refused;
   const twice = call.op.params.find((p) => call.repeated.includes(p.name));
   if (twice) throw errors.invalid(twice.name, 'was given more than once');
-  return decodeParams(call.op.params, call.params);
+  return decodeParams(call.op, call.params);
 }
 
 /**

@@ -1,9 +1,7 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { errors, ServiceError } from '../errors';
+import { SOAP_ENVELOPE_NS, XSI_NS } from './vocabulary';
 
-export const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
-export const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';
-const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 export const MAX_DEPTH = 32;
 
 export type SoapVersion = '1.1' | '1.2';
@@ -45,7 +43,7 @@ export class SoapEnvelopeReader {
 
   read(xml: string, version: SoapVersion): SoapRequest {
     const s: ParseState = {
-      envNs: version === '1.1' ? SOAP11_NS : SOAP12_NS,
+      envNs: SOAP_ENVELOPE_NS[version],
       path: [], opTag: undefined, param: undefined, seen: new Set(), params: {}, repeated: [],
     };
     const parser = this.reusable ?? this.newParser();

@@ -1,13 +1,12 @@
 import { faultCodeFor, type ServiceError } from '../errors';
-import { escapeText } from './escape';
-import { SOAP11_NS, SOAP12_NS, type SoapVersion } from './envelope';
-
-export const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>';
+import { escapeAttr, escapeText } from './escape';
+import type { SoapVersion } from './envelope';
+import { SOAP11_NS, SOAP12_NS, XML_DECL } from './vocabulary';
 
 /** `<ServiceError>` in the service namespace: the HTTP error body and the SOAP fault detail. */
 export function serviceErrorElement(e: ServiceError, ns: string): string {
   const parameter = e.parameter !== undefined ? `<Parameter>${escapeText(e.parameter)}</Parameter>` : '';
-  return `<ServiceError xmlns="${escapeText(ns)}"><Code>${e.code}</Code><Message>${escapeText(e.message)}</Message>${parameter}</ServiceError>`;
+  return `<ServiceError xmlns="${escapeAttr(ns)}"><Code>${e.code}</Code><Message>${escapeText(e.message)}</Message>${parameter}</ServiceError>`;
 }
 
 export function serviceErrorDocument(e: ServiceError, ns: string): string {

@@ -3,13 +3,12 @@
 // and with the namespace prefixes ASMX's XmlSerializer wrote (q1, q2, ... per element).
 
 import { escapeAttr } from '../../xml/escape';
-import { XSI_NS } from '../../xml/records';
+import { XML_DECL, XSD_NS, XSI_NS } from '../../xml/vocabulary';
 import { soapBindingNames, type Endpoint } from '../endpoints';
 
 export const DISCO_NS = 'http://schemas.xmlsoap.org/disco/';
 export const DISCO_SCL_NS = 'http://schemas.xmlsoap.org/disco/scl/';
 export const DISCO_SOAP_NS = 'http://schemas.xmlsoap.org/disco/soap/';
-const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
 
 /** The DISCO document of `endpoint`, every URL absolute under `base`. */
 export function discoDocument(endpoint: Endpoint, base: string, ns: string): string {
@@ -18,7 +17,7 @@ export function discoDocument(endpoint: Endpoint, base: string, ns: string): str
   const bindings = Object.values(soapBindingNames(endpoint)).map((name, i) =>
     `  <soap address="${address}" xmlns:q${i + 1}="${namespace}" binding="q${i + 1}:${name}" xmlns="${DISCO_SOAP_NS}" />`);
   return [
-    '<?xml version="1.0" encoding="utf-8"?>',
+    XML_DECL,
     `<discovery xmlns:xsi="${XSI_NS}" xmlns:xsd="${XSD_NS}" xmlns="${DISCO_NS}">`,
     `  <contractRef ref="${address}?wsdl" docRef="${address}" xmlns="${DISCO_SCL_NS}" />`,
     ...bindings,

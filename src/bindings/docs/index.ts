@@ -3,6 +3,7 @@
 // its DISCO document. Every page is built
 // from the operation table and the metadata generated from the WSDLs.
 
+import { XML_TYPE } from '../../xml/vocabulary';
 import { operationsOf, type Operation } from '../../operations/catalog';
 import { queryOf, sendBody, type Req, type Res } from '../../http/exchange';
 import type { BindingModule } from '../../pipeline/binding';
@@ -45,7 +46,7 @@ function send(res: Res, status: number, page: string, headers: Record<string, st
   sendBody(res, status, type, page, rest);
 }
 
-const XML = 'text/xml; charset=utf-8';
+
 
 /** GET on an endpoint path: `?wsdl` gives the WSDL, `?disco` the DISCO document, `?op=` an operation's page, else the help page. */
 export function endpointGetHandler(endpoint: Endpoint, ctx: ServiceContext): PageHandler {
@@ -54,8 +55,8 @@ export function endpointGetHandler(endpoint: Endpoint, ctx: ServiceContext): Pag
     const base = baseUrl(req, ctx.config);
     const query = pageQuery(req);
     const ns = ctx.config.SVAPI_NAMESPACE;
-    if (query.has('wsdl')) return sendBody(res, 200, XML, ctx.wsdl.wsdl(endpoint, base));
-    if (query.has('disco')) return sendBody(res, 200, XML, discoDocument(endpoint, base, ns));
+    if (query.has('wsdl')) return sendBody(res, 200, XML_TYPE, ctx.wsdl.wsdl(endpoint, base));
+    if (query.has('disco')) return sendBody(res, 200, XML_TYPE, discoDocument(endpoint, base, ns));
     const links = new Links(base);
     const wanted = query.get('op');
     if (wanted === undefined) {

@@ -6,9 +6,8 @@ import { errors, statusFor } from '../../errors';
 import { RecordFields, type FieldMeta, type RecordName } from '../../generated/records';
 import type { Operation } from '../../operations/catalog';
 import type { ParamType } from '../../operations/params';
-import { SOAP11_NS, SOAP12_NS } from '../../xml/envelope';
 import { escapeAttr, escapeText } from '../../xml/escape';
-import { XSI_NS } from '../../xml/records';
+import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NS, XML_DECL, XML_TYPE, XSI_NS } from '../../xml/vocabulary';
 import { soapActionFor } from '../soap/action';
 
 /** A parameter as the help page shows it: the credentials first, then the operation's own. */
@@ -118,7 +117,6 @@ function writeResult(lines: Lines, op: Operation, indent: number, mode: Mode) {
   else writeFields(lines, op.record, indent, 1, mode);
 }
 
-const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>';
 const allParams = (op: Operation) => paramDocs(op);
 
 /** `<root>` of an HTTP GET/POST answer. */
@@ -126,8 +124,8 @@ export const httpRoot = (op: Operation): string => (op.list ? `ArrayOf${op.recor
 
 export function soapSample(op: Operation, t: SampleTarget, version: '1.1' | '1.2'): Sample {
   const prefix = version === '1.1' ? 'soap' : 'soap12';
-  const envNs = version === '1.1' ? SOAP11_NS : SOAP12_NS;
-  const contentType = version === '1.1' ? 'text/xml; charset=utf-8' : 'application/soap+xml; charset=utf-8';
+  const envNs = SOAP_ENVELOPE_NS[version];
+  const contentType = SOAP_CONTENT_TYPES[version];
   const ns = escapeAttr(t.ns);
   // The request needs no xsi; the response declares it for its nil elements, as the service does.
   const openRequest = `<${prefix}:Envelope xmlns:${prefix}="${envNs}">`;
@@ -171,7 +169,7 @@ function httpResponse(op: Operation, t: SampleTarget): string {
   doc.add(0, `<${root} xmlns:xsi="${XSI_NS}" xmlns="${escapeAttr(t.ns)}">`);
   writeResult(doc, op, 1, 'http');
   doc.add(0, `</${root}>`);
-  return `HTTP/1.1 200 OK\nContent-Type: text/xml; charset=utf-8\nContent-Length: length\n\n${doc}`;
+  return `HTTP/1.1 200 OK\nContent-Type: ${XML_TYPE}\nContent-Length: length\n\n${doc}`;
 }
 
 /** Each parameter with its type as the placeholder, as in the parameter table and the SOAP samples. */
@@ -208,7 +206,7 @@ export function errorSample(op: Operation, ns: string): string {
   const status = statusFor(e, 'http');
   return [
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
-    'Content-Type: text/xml; charset=utf-8',
+    `Content-Type: ${XML_TYPE}`,
     'Content-Length: length',
     '',
     XML_DECL,

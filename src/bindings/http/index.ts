@@ -5,7 +5,8 @@ import { parseContentType } from '../../http/content-type';
 import { decodeBody, readBody } from '../../http/body';
 import { queryOf, type Req, type Res } from '../../http/exchange';
 import { RecordSerializer } from '../../xml/records';
-import { sendErrorDocument, XML_TYPE } from '../../pipeline/error-document';
+import { sendErrorDocument } from '../../pipeline/error-document';
+import { XML_TYPE } from '../../xml/vocabulary';
 import type { Call, EndpointBinding } from '../../pipeline/binding';
 import type { ServiceContext } from '../../pipeline/service-context';
 import type { Endpoint } from '../endpoints';
@@ -31,7 +32,7 @@ export function xmlPairsBinding(
       res.locals.operation = op.name;
       return { op, name, ...paramsOf(await pairsOf(req, res)) };
     },
-    render: ({ op }, result) => serializer.httpDocument(op.record, op.list, result, ns),
+    render: ({ op }, result) => serializer.httpDocument(op.name, result, ns),
     contentType: () => XML_TYPE,
     writeError: (res: Res, e: ServiceError) => sendErrorDocument(res, e, ns),
   };

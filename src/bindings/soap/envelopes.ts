@@ -1,14 +1,10 @@
 import * as soap from 'soap';
 import { operationsOf } from '../../operations/catalog';
 import { escapeAttr } from '../../xml/escape';
-import { SOAP11_NS, SOAP12_NS, type SoapVersion } from '../../xml/envelope';
+import type { SoapVersion } from '../../xml/envelope';
+import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NS } from '../../xml/vocabulary';
 import { soapBindingNames, type Endpoint } from '../endpoints';
-import type { WsdlDocuments } from '../wsdl-documents';
-
-export const SOAP_CONTENT_TYPES: Record<SoapVersion, string> = {
-  '1.1': 'text/xml; charset=utf-8',
-  '1.2': 'application/soap+xml; charset=utf-8',
-};
+import { WsdlDocuments } from '../wsdl-documents';
 
 /** node-soap's envelope around one operation's result: the text before and after it. */
 export interface EnvelopeTemplate {
@@ -21,6 +17,13 @@ export type EnvelopeTemplates = Record<SoapVersion, Map<string, EnvelopeTemplate
 const MARKER = '<svapi-result-goes-here/>';
 
 /**
+ * node-soap writes the namespace into its envelopes unescaped, so templates are made with this one
+ * (which needs no escaping) and the configured namespace, escaped, replaces it.
+ */
+const TEMPLATE_NS = 'urn:svapi:template-namespace';
+let templateWsdl: WsdlDocuments | undefined;
+
+/**
  * The success envelope of every operation of `endpoint` in both SOAP versions, exactly as
  * node-soap writes it: at start-up node-soap (serverless, on the endpoint's WSDL; one server per
  * version, the 1.2 one with forceSoap12Headers) answers a canonical request for each operation
@@ -28,25 +31,27 @@ const MARKER = '<svapi-result-goes-here/>';
  * their result inside it, without node-soap parsing a request or building an envelope each time:
  * that per-request cost alone was more than the whole budget of a cached answer.
  */
-export async function envelopeTemplates(endpoint: Endpoint, wsdl: WsdlDocuments, ns: string): Promise<EnvelopeTemplates> {
+export async function envelopeTemplates(endpoint: Endpoint, ns: string): Promise<EnvelopeTemplates> {
   const templates: EnvelopeTemplates = { '1.1': new Map(), '1.2': new Map() };
+  templateWsdl ??= new WsdlDocuments(TEMPLATE_NS);
+  const withNs = (text: string) => text.replaceAll(`"${TEMPLATE_NS}"`, `"${escapeAttr(ns)}"`);
   for (const version of ['1.1', '1.2'] as const) {
-    const server = await nodeSoapServer(endpoint, wsdl, version === '1.2');
+    const server = await nodeSoapServer(endpoint, templateWsdl, version === '1.2');
     for (const op of operationsOf(endpoint)) {
-      const answer = await server.processRequest(canonicalRequest(version, op.name, ns), {
+      const answer = await server.processRequest(canonicalRequest(version, op.name, TEMPLATE_NS), {
         headers: { 'content-type': SOAP_CONTENT_TYPES[version] },
       });
       const at = answer.body.indexOf(MARKER);
       if (answer.statusCode !== 200 || at < 0) throw new Error(`node-soap did not answer ${op.name} (SOAP ${version}): ${answer.statusCode}`);
-      templates[version].set(op.name, { head: answer.body.slice(0, at), tail: answer.body.slice(at + MARKER.length) });
+      templates[version].set(op.name, { head: withNs(answer.body.slice(0, at)), tail: withNs(answer.body.slice(at + MARKER.length)) });
     }
   }
   return templates;
 }
 
 function canonicalRequest(version: SoapVersion, op: string, ns: string): string {
-  const envNs = version === '1.1' ? SOAP11_NS : SOAP12_NS;
-  return `<e:Envelope xmlns:e="${envNs}"><e:Body><o:${op} xmlns:o="${escapeAttr(ns)}"/></e:Body></e:Envelope>`;
+  const envNs = SOAP_ENVELOPE_NS[version];
+  return `<e:Envelope xmlns:e="${envNs}"><e:Body><o:${op} xmlns:o="${ns}"/></e:Body></e:Envelope>`;
 }
 
 function nodeSoapServer(endpoint: Endpoint, wsdl: WsdlDocuments, soap12: boolean): Promise<soap.Server> {

@@ -12,7 +12,8 @@ import type { ServiceContext } from '../../pipeline/service-context';
 import { html } from '../docs/pages';
 import { soapSample } from '../docs/samples';
 import type { Endpoint } from '../endpoints';
-import { envelopeTemplates, SOAP_CONTENT_TYPES, type EnvelopeTemplate } from './envelopes';
+import { envelopeTemplates, type EnvelopeTemplate } from './envelopes';
+import { SOAP_CONTENT_TYPES } from '../../xml/vocabulary';
 import { acceptedActions } from './action';
 
 const NAMES = { '1.1': 'soap11', '1.2': 'soap12' } as const;
@@ -33,10 +34,10 @@ export const soapBinding: BindingModule = {
     rows: [
       {
         title: 'SOAP 1.1',
-        request: html`<code>POST &lt;path&gt;</code>, <code>Content-Type: text/xml; charset=utf-8</code>, <code>SOAPAction: "&lt;namespace&gt;/&lt;Operation&gt;"</code> (no second <code>/</code> when the namespace ends in one)`,
+        request: html`<code>POST &lt;path&gt;</code>, <code>Content-Type: ${SOAP_CONTENT_TYPES['1.1']}</code>, <code>SOAPAction: "&lt;namespace&gt;/&lt;Operation&gt;"</code> (no second <code>/</code> when the namespace ends in one)`,
         answer: 'SOAP 1.1 envelope',
       },
-      { title: 'SOAP 1.2', request: html`<code>POST &lt;path&gt;</code>, <code>Content-Type: application/soap+xml; charset=utf-8</code>`, answer: 'SOAP 1.2 envelope' },
+      { title: 'SOAP 1.2', request: html`<code>POST &lt;path&gt;</code>, <code>Content-Type: ${SOAP_CONTENT_TYPES['1.2']}</code>`, answer: 'SOAP 1.2 envelope' },
     ],
     samples: (op, target) => [soapSample(op, target, '1.1'), soapSample(op, target, '1.2')],
   },
@@ -50,7 +51,7 @@ interface SoapCall extends Call {
 
 async function createSoapBinding(endpoint: Endpoint, ctx: ServiceContext): Promise<EndpointBinding> {
   const ns = ctx.config.SVAPI_NAMESPACE;
-  const templates = await envelopeTemplates(endpoint, ctx.wsdl, ns);
+  const templates = await envelopeTemplates(endpoint, ns);
   const read = readBody(ctx.config.SVAPI_MAX_BODY);
   const reader = new SoapEnvelopeReader();
   const actions = new Map<Operation, ReadonlySet<string>>(operationsOf(endpoint).map((op) => [op, acceptedActions(ns, op.name)]));
@@ -78,7 +79,7 @@ async function createSoapBinding(endpoint: Endpoint, ctx: ServiceContext): Promi
     },
     render(call, result) {
       const { op, template } = call as SoapCall;
-      return template.head + serializer.soapResult(op.name, op.record, op.list, result, ns) + template.tail;
+      return template.head + serializer.soapResult(op.name, result, ns) + template.tail;
     },
     contentType: (call) => SOAP_CONTENT_TYPES[(call as SoapCall).version],
     writeError: (res, e, name) => sendSoapError(res, e, name === undefined ? undefined : VERSION_OF[name], ns),

@@ -11,7 +11,7 @@ const toMonster = (r: { monster_id: number; monster_name: string; description: s
 });
 
 export async function searchMonsters(knex: Knex, word: string, limit: number): Promise<Monster[]> {
-  const rows = await applyNameSearch(knex('monsters').select('*'), 'monster_name', 'monster_id', word, limit, 'monsters_by_name');
+  const rows = await applyNameSearch(knex('monsters').select('*'), 'monster_name', 'monster_id', word, limit, named(knex, 'monsters_by_name'));
   return rows.map(toMonster);
 }
 

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { named } from './statements';
 
 /** `word` as an ILIKE substring pattern in which `%`, `_` and `\` match themselves. */
 export function substringPattern(word: string): string {
@@ -10,8 +9,8 @@ export function substringPattern(word: string): string {
  * CONTRACT §5 search: case-insensitive substring of `nameColumn` (an empty word matches all),
  * exact matches first, then prefixes, then the rest; by name (case-insensitive, code point
  * order so every server sorts alike), then ID. The ILIKE is what the trigram index serves.
- * With an empty word the statement is named `listingName` (see statements.ts); with a word it
- * is planned for that word every time.
+ * With an empty word the statement gets `listing`'s options (a name: see statements.ts); with a
+ * word it is planned for that word every time.
  */
 export function applyNameSearch(
   query: Knex.QueryBuilder,
@@ -19,9 +18,9 @@ export function applyNameSearch(
   idColumn: string,
   word: string,
   limit: number,
-  listingName: string,
+  listing: Readonly<{ name?: string }>,
 ): Knex.QueryBuilder {
-  if (word === '') query.options(named(query, listingName));
+  if (word === '') query.options(listing);
   else {
     // An empty word ranks every name alike (a prefix of all), so that ranking is left out there
     // and the name-order index serves the whole ORDER BY.

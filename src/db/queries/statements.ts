@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
  * The text must be the same on every call under one name; `npm run explain` shows the generic
  * plan Postgres may settle on for each named statement.
  */
-export function named(source: Knex | Knex.QueryBuilder, name: string): Readonly<{ name?: string }> {
-  const client = (source as unknown as { client: { config: { userParams?: { namedStatements?: boolean } } } }).client;
-  return client.config.userParams?.namedStatements ? { name: `svapi_${name}` } : {};
+export function named(knex: Knex, name: string): Readonly<{ name?: string }> {
+  // userParams: knex's public place for settings of one's own, given to knex() (db/connect.ts).
+  return knex.userParams.namedStatements ? { name: `svapi_${name}` } : {};
 }

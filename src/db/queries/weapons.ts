@@ -12,7 +12,7 @@ export async function searchWeapons(knex: Knex, word: string, limit: number): Pr
     .join('professions as hp', 'hp.profession_id', 'w.hit_profession_id')
     .join('professions as dp', 'dp.profession_id', 'w.dmg_profession_id')
     .select('w.*', 'hp.profession_name as hit_profession_name', 'dp.profession_name as dmg_profession_name');
-  const rows = await applyNameSearch(query, 'w.weapon_name', 'w.weapon_id', word, limit, 'weapons_by_name');
+  const rows = await applyNameSearch(query, 'w.weapon_name', 'w.weapon_id', word, limit, named(knex, 'weapons_by_name'));
   const damage = rows.length
     ? await knex('weapon_damage')
       // = ANY(array): one statement text whatever the number of weapons, so it can be named.
