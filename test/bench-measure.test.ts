@@ -28,7 +28,7 @@ const run = (expected: string) => {
 
 test('the right body, in many chunks, passes', async () => {
   const m = await run(body);
-  expect(m.requests).toBeGreaterThan(10);
+  expect(m.requests).toBeGreaterThan(1); // several responses, each compared (a count in one second: no speed is asserted)
   expect(m.mismatches).toBe(0);
   expect(m.flagged).toBe(false);
   expect(m.bytesPerResponse).toBe(Buffer.byteLength(body));
@@ -40,7 +40,7 @@ test.each([
   ['one byte longer', `${body} `],
 ])('a body that differs (%s) is flagged on every response', async (_how, expected) => {
   const m = await run(expected);
-  expect(m.requests).toBeGreaterThan(10);
+  expect(m.requests).toBeGreaterThan(1); // several responses, each compared (a count in one second: no speed is asserted)
   expect(m.wrong2xx).toBe(m.requests);
   expect(m.flagged).toBe(true);
 });
