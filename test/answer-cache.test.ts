@@ -9,7 +9,6 @@ import path from 'node:path';
 import { freshDatabase, type TestDatabase } from './support/db';
 import { serveOver, type ServedApp } from './support/serve';
 import { BINDINGS, call, readError, readResult, HUNTING, type BindingName } from './support/bindings';
-import { seed } from '../seeds/sample';
 import { createKey, revokeKey } from '../src/auth/keys';
 import { loadDataset } from '../src/load';
 
@@ -18,8 +17,7 @@ let key: { devId: number; devKey: string };
 const apps: ServedApp[] = [];
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  await seed(db.knex);
+  db = await freshDatabase({ seed: true });
   key = await createKey(db.knex, 'cache');
 });
 afterAll(async () => {

@@ -6,7 +6,6 @@ import { freshDatabase, type TestDatabase } from './support/db';
 import { serveOver, type ServedApp } from './support/serve';
 import { TcpProxy } from './support/tcp-proxy';
 import { BINDINGS, call, readError, readResult, send, serviceFault, WEAPONS, HUNTING, type BindingName } from './support/bindings';
-import { seed } from '../seeds/sample';
 import { createKey } from '../src/auth/keys';
 
 const TIMEOUT_MS = 1000;
@@ -16,8 +15,7 @@ let app: ServedApp;
 let key: { devId: number; devKey: string };
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  await seed(db.knex);
+  db = await freshDatabase({ seed: true });
   key = await createKey(db.knex, 'outage');
   const target = new URL(db.url);
   proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });

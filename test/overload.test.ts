@@ -8,7 +8,6 @@ import { freshDatabase, type TestDatabase } from './support/db';
 import { serveOver, type ServedApp } from './support/serve';
 import { TcpProxy } from './support/tcp-proxy';
 import { BINDINGS, call, envelope, readError, readResult, send, serviceFault, soapContentType, WEAPONS, type Answer } from './support/bindings';
-import { seed } from '../seeds/sample';
 import { createKey } from '../src/auth/keys';
 
 const MAX_IN_FLIGHT = 2;
@@ -18,8 +17,7 @@ let app: ServedApp;
 let key: { devId: number; devKey: string };
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  await seed(db.knex);
+  db = await freshDatabase({ seed: true });
   key = await createKey(db.knex, 'overload');
   const target = new URL(db.url);
   proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
