@@ -8,6 +8,7 @@ import { freshDatabase, type TestDatabase } from './support/db';
 import { serveOver, type ServedApp } from './support/serve';
 import { TcpProxy } from './support/tcp-proxy';
 import { BINDINGS, call, envelope, readError, readResult, send, serviceFault, soapContentType, WEAPONS, type Answer } from './support/bindings';
+import { until } from './support/wait';
 import { createKey } from '../src/auth/keys';
 
 const MAX_IN_FLIGHT = 2;
@@ -47,7 +48,7 @@ async function metric(name: string): Promise<number> {
 
 /** Resolves once `n` calls are in flight (as the service counts them). */
 async function inFlight(n: number): Promise<void> {
-  while ((await metric('svapi_requests_in_flight')) !== n) await new Promise((r) => setTimeout(r, 10));
+  await until(`${n} calls in flight`, async () => (await metric('svapi_requests_in_flight')) === n, 10_000);
 }
 
 async function expectServing() {

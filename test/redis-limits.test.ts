@@ -6,7 +6,8 @@
 import { createKey } from '../src/auth/keys';
 import { freshDatabase, type TestDatabase } from './support/db';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
-import { eventually, metricSum, tally } from './support/limits';
+import { metricSum, tally } from './support/limits';
+import { eventually } from './support/wait';
 import { RedisServer, redisServerInstalled } from './support/redis-server';
 
 const redis = new RedisServer();
