@@ -14,7 +14,7 @@ export const TEMPLATES: readonly Template[] = ['empty', 'migrated', 'seeded'];
 export const TEMPLATES_ENV = 'SVAPI_TEST_DB_TEMPLATES';
 
 const ROOT = path.resolve(__dirname, '../..');
-const INPUTS = ['migrations', 'seeds', 'src/db', 'src/load', 'src/generated', 'test/support/db-templates.ts', 'node_modules/@electric-sql/pglite/package.json'];
+const INPUTS = ['migrations', 'seeds', 'src/db', 'src/load', 'src/generated', 'src/config.ts', 'test/support/db-templates.ts', 'node_modules/@electric-sql/pglite/package.json'];
 
 /** The copy of `template` for this run, if the global setup made them. */
 export function templateFile(template: Template): string | undefined {
