@@ -9,17 +9,16 @@ import path from 'node:path';
 import { freshDatabase, type TestDatabase } from './support/db';
 import { serveOver, type ServedApp } from './support/serve';
 import { BINDINGS, call, readError, readResult, HUNTING, type BindingName } from './support/bindings';
-import { seed } from '../seeds/sample';
 import { createKey, revokeKey } from '../src/auth/keys';
 import { loadDataset } from '../src/load';
+import { until } from './support/wait';
 
 let db: TestDatabase;
 let key: { devId: number; devKey: string };
 const apps: ServedApp[] = [];
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  await seed(db.knex);
+  db = await freshDatabase({ seed: true });
   key = await createKey(db.knex, 'cache');
 });
 afterAll(async () => {
@@ -49,13 +48,13 @@ function datasetRenaming(name: string): string {
   return dir;
 }
 
-async function until(what: () => Promise<boolean>, ms: number): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await what()) return Date.now() - started;
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** Counts the service's reads of the data version (the answer cache's check), as they complete. */
+function versionChecks(app: ServedApp): () => number {
+  let checks = 0;
+  app.knex.on('query-response', (_rows: unknown, query: { sql: string }) => {
+    if (/FROM data_version/.test(query.sql)) checks++;
+  });
+  return () => checks;
 }
 
 const rename = (name: string) => db.knex('monsters').where({ monster_id: 1 }).update({ monster_name: name });
@@ -65,13 +64,15 @@ test('a repeated request is answered from the cache: a change made behind the lo
   for (const binding of BINDINGS) expect(await monsterName(app, binding)).toBe('Argonaut');
 
   await rename('Changed Behind');
-  await new Promise((r) => setTimeout(r, 300));
+  const checks = versionChecks(app);
+  // The first to complete may have begun before the rename.
+  await until('three version checks after the rename', () => checks() >= 4, 3000);
   // Three version checks later every binding still has its cached answer.
   for (const binding of BINDINGS) expect(await monsterName(app, binding)).toBe('Argonaut');
 
   // What a DBA does after changing tables by hand (README): move the version.
   await db.knex('data_version').increment('version', 1);
-  await until(async () => (await monsterName(app)) === 'Changed Behind', 1000);
+  await until('the answer names Changed Behind', async () => (await monsterName(app)) === 'Changed Behind', 1000);
   for (const binding of BINDINGS) expect(await monsterName(app, binding)).toBe('Changed Behind');
   await rename('Argonaut');
   await db.knex('data_version').increment('version', 1);
@@ -80,11 +81,11 @@ test('a repeated request is answered from the cache: a change made behind the lo
 test('a load that commits is seen at once on a real server (LISTEN), within the check interval on the embedded one', async () => {
   // On a real server the interval is made long, so only the notification can explain a fresh answer.
   const app = await serve({ SVAPI_CACHE_CHECK_MS: db.embedded ? '200' : '60000' });
-  await until(async () => (await monsterName(app)) === 'Argonaut', 2000);
+  await until('the answer names Argonaut', async () => (await monsterName(app)) === 'Argonaut', 2000);
   for (const binding of BINDINGS) expect(await monsterName(app, binding)).toBe('Argonaut');
 
   await loadDataset(db.knex, datasetRenaming('Argonaut Reloaded'));
-  const lag = await until(async () => (await monsterName(app)) === 'Argonaut Reloaded', db.embedded ? 1500 : 1000);
+  const lag = await until('the answer names Argonaut Reloaded', async () => (await monsterName(app)) === 'Argonaut Reloaded', db.embedded ? 1500 : 1000);
   if (!db.embedded) expect(lag).toBeLessThan(500);
   for (const binding of BINDINGS) expect(await monsterName(app, binding)).toBe('Argonaut Reloaded');
 
@@ -94,7 +95,7 @@ test('a load that commits is seen at once on a real server (LISTEN), within the 
   expect((await db.knex('data_version').first()).version).toBe(before);
 
   await loadDataset(db.knex, datasetRenaming('Argonaut'));
-  await until(async () => (await monsterName(app)) === 'Argonaut', 1500);
+  await until('the answer names Argonaut', async () => (await monsterName(app)) === 'Argonaut', 1500);
 });
 
 test('SVAPI_CACHE_MB=0 turns the cache off: every request reads the database', async () => {
@@ -124,7 +125,7 @@ test('credentials are checked on every request, cached answer or not', async () 
 
 test('/metrics counts cache hits and misses', async () => {
   const app = await serve();
-  await until(async () => (await monster(app)).status === 200, 2000);
+  await until('a first answer', async () => (await monster(app)).status === 200, 2000);
   for (let i = 0; i < 5; i++) await monster(app);
   const text = await (await fetch(`${app.url}/metrics`)).text();
   const value = (name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1]);

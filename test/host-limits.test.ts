@@ -3,7 +3,8 @@
 
 import { createKey } from '../src/auth/keys';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
-import { eventually, metricSum, tally } from './support/limits';
+import { metricSum, tally } from './support/limits';
+import { eventually } from './support/wait';
 
 let svc: SpawnedServe;
 beforeAll(async () => {

@@ -14,7 +14,8 @@ import { loadDataset } from '../src/load';
 import { seed } from '../seeds/sample';
 import { freshDatabase, type TestDatabase } from './support/db';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
-import { eventually, metricSum, tally, type Credential } from './support/limits';
+import { metricSum, tally, type Credential } from './support/limits';
+import { eventually } from './support/wait';
 import { RedisServer, redisServerInstalled } from './support/redis-server';
 import { Haproxy, haproxyInstalled, SERVED_BY } from './support/haproxy';
 

@@ -2,7 +2,6 @@
 // statements.ts); on the embedded database, one session shared by every connection, they must not.
 
 import { freshDatabase, type TestDatabase } from './support/db';
-import { seed } from '../seeds/sample';
 import { loadConfig } from '../src/config';
 import { createKnex } from '../src/db/connect';
 import { findOperation } from '../src/operations/catalog';
@@ -10,8 +9,7 @@ import { decodeParams } from '../src/pipeline/decode';
 
 let db: TestDatabase;
 beforeAll(async () => {
-  db = await freshDatabase();
-  await seed(db.knex);
+  db = await freshDatabase({ seed: true });
 });
 afterAll(() => db?.destroy());
 

@@ -6,8 +6,8 @@ import { freshDatabase, type TestDatabase } from './support/db';
 import { serveOver, type ServedApp } from './support/serve';
 import { TcpProxy } from './support/tcp-proxy';
 import { BINDINGS, call, readError, readResult, send, serviceFault, WEAPONS, HUNTING, type BindingName } from './support/bindings';
-import { seed } from '../seeds/sample';
 import { createKey } from '../src/auth/keys';
+import { until } from './support/wait';
 
 const TIMEOUT_MS = 1000;
 let db: TestDatabase;
@@ -16,8 +16,7 @@ let app: ServedApp;
 let key: { devId: number; devKey: string };
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  await seed(db.knex);
+  db = await freshDatabase({ seed: true });
   key = await createKey(db.knex, 'outage');
   const target = new URL(db.url);
   proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
@@ -78,13 +77,7 @@ test('the database goes away and comes back: 503 quickly, /readyz 503, then serv
   expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 1500);
 
   await proxy.start();
-  const back = Date.now();
-  for (;;) {
-    const answer = await send(`${app.url}/readyz`);
-    if (answer.status === 200) break;
-    expect(Date.now() - back).toBeLessThan(10_000);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await until('ready again', async () => (await send(`${app.url}/readyz`)).status === 200, 10_000);
   await expectServing();
 });
 
@@ -107,12 +100,7 @@ test('a database that stops answering (connections hang, nothing is closed) is S
   } finally {
     proxy.thaw();
   }
-  const back = Date.now();
-  for (;;) {
-    if ((await send(`${app.url}/readyz`)).status === 200) break;
-    expect(Date.now() - back).toBeLessThan(10_000);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await until('ready again', async () => (await send(`${app.url}/readyz`)).status === 200, 10_000);
   await expectServing();
 });
 
@@ -126,17 +114,13 @@ test('cached answers are not served while the database is away: the answer cache
     }
     await proxy.stop();
     // At most two check intervals and the margin (src/cache/data-change-watcher.ts) later.
-    await new Promise((r) => setTimeout(r, 2 * 100 + 500 + 200));
+    await until('the cache stops', async () => (await call(cached.url, 'get', HUNTING, 'GetMonster', monster)).status !== 200, 2 * 100 + 500 + 200);
     for (const binding of BINDINGS) {
       const answer = await call(cached.url, binding, HUNTING, 'GetMonster', monster);
       expect({ binding, code: readError(answer.body).code }).toEqual({ binding, code: 'ServiceUnavailable' });
     }
     await proxy.start();
-    const back = Date.now();
-    while ((await call(cached.url, 'get', HUNTING, 'GetMonster', monster)).status !== 200) {
-      expect(Date.now() - back).toBeLessThan(10_000);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until('answers again', async () => (await call(cached.url, 'get', HUNTING, 'GetMonster', monster)).status === 200, 10_000);
   } finally {
     await cached.close();
   }

@@ -8,7 +8,7 @@ import { freshDatabase, type TestDatabase } from './support/db';
 import { serveOver, type ServedApp } from './support/serve';
 import { TcpProxy } from './support/tcp-proxy';
 import { BINDINGS, call, envelope, readError, readResult, send, serviceFault, soapContentType, WEAPONS, type Answer } from './support/bindings';
-import { seed } from '../seeds/sample';
+import { until } from './support/wait';
 import { createKey } from '../src/auth/keys';
 
 const MAX_IN_FLIGHT = 2;
@@ -18,8 +18,7 @@ let app: ServedApp;
 let key: { devId: number; devKey: string };
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  await seed(db.knex);
+  db = await freshDatabase({ seed: true });
   key = await createKey(db.knex, 'overload');
   const target = new URL(db.url);
   proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
@@ -49,7 +48,7 @@ async function metric(name: string): Promise<number> {
 
 /** Resolves once `n` calls are in flight (as the service counts them). */
 async function inFlight(n: number): Promise<void> {
-  while ((await metric('svapi_requests_in_flight')) !== n) await new Promise((r) => setTimeout(r, 10));
+  await until(`${n} calls in flight`, async () => (await metric('svapi_requests_in_flight')) === n, 10_000);
 }
 
 async function expectServing() {

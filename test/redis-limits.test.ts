@@ -4,10 +4,10 @@
 // Redis is back.
 
 import { createKey } from '../src/auth/keys';
-import { seed } from '../seeds/sample';
 import { freshDatabase, type TestDatabase } from './support/db';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
-import { eventually, metricSum, tally } from './support/limits';
+import { metricSum, tally } from './support/limits';
+import { eventually } from './support/wait';
 import { RedisServer, redisServerInstalled } from './support/redis-server';
 
 const redis = new RedisServer();
@@ -31,8 +31,7 @@ if (!redisServerInstalled) {
       SVAPI_TRUST_PROXY: 'on',
       SVAPI_DB_POOL_MAX: '2',
     };
-    db = await freshDatabase();
-    await seed(db.knex);
+    db = await freshDatabase({ seed: true });
     const shared = { db, key: await createKey(db.knex, 'two instances') };
     [a, b] = await Promise.all([spawnServe(['--workers', '2'], env, { over: shared }), spawnServe(['--workers', '2'], env, { over: shared })]);
     // Six processes start here (about 15 s alone over the embedded database); more on a busy machine.

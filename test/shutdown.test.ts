@@ -3,7 +3,7 @@
 
 import http from 'node:http';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
-import { eventually } from './support/limits';
+import { eventually, until } from './support/wait';
 
 let svc: SpawnedServe;
 afterEach(async () => {
@@ -60,7 +60,7 @@ test('SIGTERM mid-load: no accepted request fails, exit code 0', async () => {
     }
   };
   const loops = Array.from({ length: 8 }, loop);
-  await new Promise((r) => setTimeout(r, 1500));
+  await until('load under way', () => tally.ok > 20, 30_000);
   const okBefore = tally.ok;
   const t0 = Date.now();
   signalled = true;

@@ -5,20 +5,16 @@
 import zlib from 'node:zlib';
 import request from 'supertest';
 import { createKey, revokeKey } from '../src/auth/keys';
-import { callerFault, envelope as soapEnvelope, readError, readResult, soapContentType } from './support/bindings';
+import { callerFault, envelope, envelopeAround, paramsXml as params, readError, readResult, SOAP11_NS, SOAP12_NS, soapContentType, XML_DECL } from './support/bindings';
 import { serveOver, type ServedApp } from './support/serve';
 import { startService, type TestService } from './support/service';
 import { child, descendants, isNil, parseXml, resolveQName, XML_NS, XSI_NS, type XmlElement } from './support/xml-tree';
 
 type Version = '1.1' | '1.2';
 const VERSIONS: Version[] = ['1.1', '1.2'];
-const ENV_NS: Record<Version, string> = {
-  '1.1': 'http://schemas.xmlsoap.org/soap/envelope/',
-  '1.2': 'http://www.w3.org/2003/05/soap-envelope',
-};
+const ENV_NS: Record<Version, string> = { '1.1': SOAP11_NS, '1.2': SOAP12_NS };
 const REQUEST_TYPE: Record<Version, string> = { '1.1': 'text/xml; charset=utf-8', '1.2': 'application/soap+xml; charset=utf-8' };
 const RESPONSE_TYPE = REQUEST_TYPE;
-const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>';
 const HUNTING = '/API/hunting.asmx';
 const MAX_BODY = 65536;
 
@@ -30,15 +26,6 @@ interface Reply {
   text: string;
   ms: number;
 }
-
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-function envelope(version: Version, op: string, inner: string, opts: { ns?: string; header?: string; envAttrs?: string } = {}): string {
-  return `${XML_DECL}<soap:Envelope xmlns:soap="${ENV_NS[version]}"${opts.envAttrs ?? ''}>${opts.header ?? ''}<soap:Body>`
-    + `<${op} xmlns="${opts.ns ?? 'SVAPI'}">${inner}</${op}></soap:Body></soap:Envelope>`;
-}
-
-const params = (list: [string, string][]) => list.map(([n, v]) => `<${n}>${esc(v)}</${n}>`).join('');
 
 async function send(svc: TestService, body: string | Buffer | undefined, headers: Record<string, string>, opts: { method?: string; path?: string } = {}): Promise<Reply> {
   const start = Date.now();
@@ -255,7 +242,7 @@ describe('with the default namespace', () => {
           `<GetMonster xmlns="SVAPI"><DevID>${devId}</DevID><DevKey><![CDATA[${devKey}]]></DevKey><MonsterID>&#52;</MonsterID></GetMonster>`,
         ];
         for (const op of bodies) {
-          const xml = `${XML_DECL}<soap:Envelope xmlns:soap="${ENV_NS[version]}"><soap:Body>${op}</soap:Body></soap:Envelope>`;
+          const xml = envelopeAround(version, op);
           const result = expectSuccess(await soap(svc, version, xml, { action: 'SVAPI/GetMonster' }), version, 'GetMonster');
           expect(child(result, 'MonsterID').text).toBe('4');
         }
@@ -315,7 +302,7 @@ describe('with the default namespace', () => {
         ['bytes that are not UTF-8', () => Buffer.concat([Buffer.from(ok().slice(0, 200)), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(ok().slice(200))])],
         ['a root that is no Envelope', () => `${XML_DECL}<GetMonster xmlns="SVAPI">${cred()}</GetMonster>`],
         ['an Envelope without Body', () => `${XML_DECL}<soap:Envelope xmlns:soap="${ENV_NS[version]}"/>`],
-        ['an empty Body', () => `${XML_DECL}<soap:Envelope xmlns:soap="${ENV_NS[version]}"><soap:Body/></soap:Envelope>`],
+        ['an empty Body', () => envelopeAround(version, '')],
       ];
       test.each(cases)('%s is BadRequest, a caller\'s fault (not faultcode 500)', async (_name, body) => {
         const reply = await soap(svc, version, body());
@@ -329,8 +316,7 @@ describe('with the default namespace', () => {
 
     describe('hostile XML', () => {
       const body = (prolog: string, paramValue = '1') =>
-        `${XML_DECL}${prolog}<soap:Envelope xmlns:soap="${ENV_NS[version]}"><soap:Body><GetMonster xmlns="SVAPI">`
-        + `${cred()}<MonsterID>${paramValue}</MonsterID></GetMonster></soap:Body></soap:Envelope>`;
+        envelope(version, 'GetMonster', `${cred()}<MonsterID>${paramValue}</MonsterID>`, { prolog: XML_DECL + prolog });
       const cases: [string, () => string][] = [
         ['a DOCTYPE', () => body('<!DOCTYPE soap:Envelope>')],
         ['an internal entity', () => body('<!DOCTYPE soap:Envelope [<!ENTITY id "1">]>', '&id;')],
@@ -453,7 +439,7 @@ describe('with the default namespace', () => {
 
       test('soap:encodingStyle on the Envelope, a SOAP Header and whitespace between elements are tolerated', async () => {
         const xml = envelope(version, 'GetMonster', `\n  ${cred()}\n  <MonsterID>1</MonsterID>\n`, {
-          envAttrs: ` soap:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"`,
+          envelopeAttrs: ` soap:encodingStyle="http://schemas.xmlsoap.org/soap/encoding/"`,
           header: `\n<soap:Header><wsa:Action xmlns:wsa="http://www.w3.org/2005/08/addressing">SVAPI/GetMonster</wsa:Action></soap:Header>\n`,
         });
         expectSuccess(await soap(svc, version, xml), version, 'GetMonster');
@@ -650,7 +636,7 @@ describe('the namespace forms', () => {
       const type = soapContentType(version) + (version === '1.2' && action !== null ? `; action="${action}"` : '');
       const req = request(served.server).post(HUNTING).set('Content-Type', type).buffer(true);
       if (version === '1.1' && action !== null) req.set('SOAPAction', `"${action}"`);
-      return req.send(soapEnvelope(version, 'GetMonster', { ...cred(), MonsterID: '1' }, bodyNs));
+      return req.send(envelope(version, 'GetMonster', { ...cred(), MonsterID: '1' }, bodyNs));
     };
 
     describe.each(VERSIONS)('SOAP %s', (version) => {

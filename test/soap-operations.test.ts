@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { envelope, SOAP11_NS, SOAP12_NS, XML_DECL } from './support/bindings';
 import { startService, type TestService } from './support/service';
 import { child, descendants, isNil, parseXml, serialize, shape, XSI_NS, type Shape, type XmlElement } from './support/xml-tree';
 import { assertSchemaValid } from './support/xmllint';
@@ -12,15 +13,11 @@ import { assertSchemaValid } from './support/xmllint';
 const NS = 'SVAPI';
 type Version = '1.1' | '1.2';
 const VERSIONS: Version[] = ['1.1', '1.2'];
-const ENV_NS: Record<Version, string> = {
-  '1.1': 'http://schemas.xmlsoap.org/soap/envelope/',
-  '1.2': 'http://www.w3.org/2003/05/soap-envelope',
-};
+const ENV_NS: Record<Version, string> = { '1.1': SOAP11_NS, '1.2': SOAP12_NS };
 const RESPONSE_TYPE: Record<Version, string> = {
   '1.1': 'text/xml; charset=utf-8',
   '1.2': 'application/soap+xml; charset=utf-8',
 };
-const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>';
 
 const PATHS = {
   GetWeapons: '/api/weapons.asmx',
@@ -43,14 +40,6 @@ const schemaFiles = new Map<string, string>();
 
 // ---------------------------------------------------------------------------------------------
 // Calling the service
-
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-function envelope(version: Version, op: string, params: Params): string {
-  const inner = params.map(([n, v]) => `<${n}>${esc(v)}</${n}>`).join('');
-  return `${XML_DECL}<soap:Envelope xmlns:soap="${ENV_NS[version]}"><soap:Body>`
-    + `<${op} xmlns="${NS}">${inner}</${op}></soap:Body></soap:Envelope>`;
-}
 
 const credentials = (): Params => [['DevID', String(svc.key.devId)], ['DevKey', svc.key.devKey]];
 

@@ -3,6 +3,7 @@
 // access log, whose lines carry `pid` (no response header gives process ids away).
 
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
+import { eventually, until } from './support/wait';
 
 let svc: SpawnedServe;
 afterAll(async () => {
@@ -20,14 +21,9 @@ async function servedBy(n: number): Promise<Set<number>> {
     await res.text();
     ids.push(res.headers.get('x-request-id')!);
   }
-  await new Promise((r) => setTimeout(r, 200));
-  const pids = new Set<number>();
-  for (const id of ids) {
-    const line = svc.log.find((l) => l.requestId === id && l.msg === 'request');
-    expect(line).toBeDefined();
-    pids.add(line!.pid as number);
-  }
-  return pids;
+  const line = (id: string) => svc.log.find((l) => l.requestId === id && l.msg === 'request');
+  await until('the access log lines of the requests', () => ids.every(line), 5_000);
+  return new Set(ids.map((id) => line(id)!.pid as number));
 }
 
 test('--workers 2: requests are served by two processes, none of them the primary; a killed worker is replaced; SIGTERM exits 0', async () => {
@@ -38,14 +34,12 @@ test('--workers 2: requests are served by two processes, none of them the primar
 
   const [victim] = [...first];
   process.kill(victim, 'SIGKILL');
-  const deadline = Date.now() + 20_000;
   let now = new Set<number>();
-  while (Date.now() < deadline) {
-    // A request that the primary handed to the worker as it died gets no answer: retry.
+  // A request that the primary handed to the worker as it died gets no answer: retry.
+  await eventually(async () => {
     now = await servedBy(6).catch(() => new Set<number>());
-    if (now.size === 2 && !now.has(victim)) break;
-    await new Promise((r) => setTimeout(r, 300));
-  }
+    return now.size === 2 && !now.has(victim);
+  }, 20_000);
   expect(now.has(victim)).toBe(false);
   expect(now.size).toBe(2);
   expect(svc.log.some((l) => l.msg === 'worker died; starting another' && l.workerPid === victim)).toBe(true);

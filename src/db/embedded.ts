@@ -15,6 +15,8 @@ export interface EmbeddedServer {
   owner: boolean;
   /** True when the data folder did not exist before: the caller migrates and seeds it. */
   created: boolean;
+  /** The database's files as a tarball, for `loadDataDir` (tests start from migrated copies). */
+  dump(): Promise<Blob>;
   stop(): Promise<void>;
 }
 
@@ -43,12 +45,12 @@ interface State {
  * passwords). The in-memory database (tests) listens on a loopback port instead. `onOpen` is
  * called before this process opens the data folder, or creates it (both take seconds).
  */
-export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: string, created: boolean) => void } = {}): Promise<EmbeddedServer> {
+export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: string, created: boolean) => void; loadDataDir?: Blob } = {}): Promise<EmbeddedServer> {
   const inMemory = dataDir === MEMORY;
   const dir = inMemory ? '' : path.resolve(dataDir);
   if (!inMemory) {
     const running = await runningServer(dir);
-    if (running) return { url: running, owner: false, created: false, stop: async () => {} };
+    if (running) return { url: running, owner: false, created: false, dump: notOwner, stop: async () => {} };
   }
   const created = inMemory || !fs.existsSync(path.join(dir, 'PG_VERSION'));
   // PGlite writes new files with the process's umask, so it is owner-only while PGlite runs.
@@ -59,7 +61,8 @@ export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: stri
       fs.chmodSync(dir, 0o700);
       opts.onOpen?.(dir, created);
     }
-    const db = await PGlite.create({ dataDir: inMemory ? undefined : dir, extensions: { pg_trgm } });
+    // A copy of another database's files (in memory only) skips initdb, which takes seconds.
+    const db = await PGlite.create({ dataDir: inMemory ? undefined : dir, loadDataDir: inMemory ? opts.loadDataDir : undefined, extensions: { pg_trgm } });
     // The files PGlite unpacks into a new folder are 0666, as are those of folders made before.
     if (!inMemory) restrictToOwner(dir);
     const socket = inMemory ? undefined : socketPath(dir);
@@ -79,6 +82,7 @@ export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: stri
       url,
       owner: true,
       created,
+      dump: () => db.dumpDataDir('none'),
       stop: async () => {
         await server.stop();
         await db.close();
@@ -94,6 +98,8 @@ export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: stri
     throw e;
   }
 }
+
+const notOwner = () => Promise.reject(new Error('only the process that opened the database can dump it'));
 
 /** Takes group and other permissions off the data folder and everything in it. */
 function restrictToOwner(dir: string): void {

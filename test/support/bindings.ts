@@ -17,16 +17,46 @@ export interface Answer {
 }
 
 export type Params = Record<string, string | undefined>;
+/** Parameters in the order written; a list may repeat a name. */
+export type ParamList = Params | readonly (readonly [string, string])[];
 
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>';
 
-export function envelope(version: '1.1' | '1.2', op: string, params: Params, ns = 'SVAPI'): string {
-  const envNs = version === '1.1' ? SOAP11_NS : SOAP12_NS;
-  const inner = Object.entries(params)
+export const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The parameters as elements, values escaped (undefined values left out). */
+export function paramsXml(params: ParamList): string {
+  const list = Array.isArray(params) ? params : Object.entries(params as Params);
+  return list
     .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `<${k}>${escape(v!)}</${k}>`)
+    .map(([k, v]) => `<${k}>${xmlEscape(v!)}</${k}>`)
     .join('');
-  return `<?xml version="1.0" encoding="utf-8"?><s:Envelope xmlns:s="${envNs}"><s:Body><${op} xmlns="${ns}">${inner}</${op}></s:Body></s:Envelope>`;
+}
+
+export interface EnvelopeParts {
+  /** Written between the Envelope's start tag and the Body: a soap:Header, whitespace. */
+  header?: string;
+  /** Attributes added to the Envelope as written, e.g. ` soap:encodingStyle="..."`. */
+  envelopeAttrs?: string;
+  /** What comes before the Envelope; the UTF-8 XML declaration unless given. */
+  prolog?: string;
+}
+
+/** A SOAP envelope (prefix `soap`) whose Body holds `body` as written. */
+export function envelopeAround(version: '1.1' | '1.2', body: string, parts: EnvelopeParts = {}): string {
+  const envNs = version === '1.1' ? SOAP11_NS : SOAP12_NS;
+  return `${parts.prolog ?? XML_DECL}<soap:Envelope xmlns:soap="${envNs}"${parts.envelopeAttrs ?? ''}>${parts.header ?? ''}`
+    + `<soap:Body>${body}</soap:Body></soap:Envelope>`;
+}
+
+/**
+ * A SOAP request for `op`, the operation element in `ns` (the service's, SVAPI, unless given)
+ * holding `params`: escaped values, or a string of XML written as given.
+ */
+export function envelope(version: '1.1' | '1.2', op: string, params: ParamList | string, opts: EnvelopeParts & { ns?: string } | string = {}): string {
+  const { ns = 'SVAPI', ...parts } = typeof opts === 'string' ? { ns: opts } : opts;
+  const inner = typeof params === 'string' ? params : paramsXml(params);
+  return envelopeAround(version, `<${op} xmlns="${ns}">${inner}</${op}>`, parts);
 }
 
 export const soapContentType = (version: '1.1' | '1.2') => (version === '1.1' ? 'text/xml; charset=utf-8' : 'application/soap+xml; charset=utf-8');

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { freePort } from './redis-server';
-import { eventually } from './limits';
+import { eventually } from './wait';
 
 /** Whether Debian's haproxy is installed (tests that need it say so and skip otherwise). */
 export const haproxyInstalled = spawnSync('haproxy', ['-v']).status === 0;

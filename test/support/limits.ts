@@ -30,13 +30,3 @@ export function metricSum(text: string, name: string, labels: Record<string, str
   }
   return sum;
 }
-
-/** Polls `probe` until it returns true, for at most `ms`; false if it never did. */
-export async function eventually(probe: () => Promise<boolean>, ms = 15_000): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await probe().catch(() => false)) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}

@@ -7,12 +7,15 @@ import { loadConfig, type Config } from '../../src/config';
 import { createKnex } from '../../src/db/connect';
 import { createHttpServer } from '../../src/http-server';
 import { createLogger } from '../../src/log';
+import type { Knex } from 'knex';
 import type { TestDatabase } from './db';
 
 export interface ServedApp {
   url: string;
   config: Config;
   server: http.Server;
+  /** The service's own database connection (to watch the queries it makes). */
+  knex: Knex;
   /** Log lines written so far, parsed (only with `captureLog`). */
   log: Record<string, unknown>[];
   close(): Promise<void>;
@@ -45,6 +48,7 @@ export async function serveOver(db: TestDatabase, env: NodeJS.ProcessEnv = {}, o
     url: `http://127.0.0.1:${port}`,
     config,
     server,
+    knex,
     log,
     close: async () => {
       server.closeAllConnections();

@@ -1,7 +1,6 @@
 import type http from 'node:http';
 import { createKey } from '../../src/auth/keys';
 import type { Config } from '../../src/config';
-import { seed } from '../../seeds/sample';
 import { freshDatabase, type TestDatabase } from './db';
 import { serveOver } from './serve';
 
@@ -20,8 +19,7 @@ export interface TestService {
  * are far above what a test file sends unless a test sets them (serveOver).
  */
 export async function startService(env: NodeJS.ProcessEnv = {}, opts: { seed?: boolean } = {}): Promise<TestService> {
-  const db = await freshDatabase();
-  if (opts.seed !== false) await seed(db.knex);
+  const db = await freshDatabase({ seed: opts.seed !== false });
   const key = await createKey(db.knex, 'test');
   const served = await serveOver(db, env);
   return {

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import readline from 'node:readline';
 import { createKey } from '../../src/auth/keys';
-import { seed } from '../../seeds/sample';
 import { ROOT, SVAPI_SOURCE } from './cli';
 import { freshDatabase, type TestDatabase } from './db';
 
@@ -29,8 +28,7 @@ export async function spawnServe(
   opts: { over?: Pick<SpawnedServe, 'db' | 'key'>; svapi?: string[] } = {},
 ): Promise<SpawnedServe> {
   const { over, svapi = SVAPI_SOURCE } = opts;
-  const db = over?.db ?? await freshDatabase();
-  if (!over) await seed(db.knex);
+  const db = over?.db ?? await freshDatabase({ seed: true });
   const key = over?.key ?? await createKey(db.knex, 'spawned');
   const child = spawn(process.execPath, [...svapi, 'serve', ...args], {
     cwd: ROOT,
