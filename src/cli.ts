@@ -13,6 +13,7 @@ import { createLogger, type Logger } from './log';
 import { startServer, SHUTDOWN_GRACE_MS, type RunningServer } from './server';
 import { runPrimary, SHARED_EMBEDDED_ENV } from './cluster';
 import { startupLines } from './startup-lines';
+import { registerGenerateCommand } from './generate/command';
 
 const program = new Command('svapi')
   .description('Game data query service: SOAP 1.1/1.2 and HTTP GET/POST over a Postgres database')
@@ -123,7 +124,6 @@ program
   }));
 
 // `svapi generate <dir> --scale N [--seed S]`: a synthetic dataset (src/generate).
-import { registerGenerateCommand } from './generate/command';
 registerGenerateCommand(program);
 
 const keys = program.command('keys').description('manage developer credentials (DevID/DevKey)');
