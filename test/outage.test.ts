@@ -2,32 +2,24 @@
 // says so on /readyz, and serves again by itself when the database is back. The database is
 // taken away by stopping a TCP proxy between the service and it (real Postgres or embedded).
 
-import { freshDatabase, type TestDatabase } from './support/db';
 import { serveOver, type ServedApp } from './support/serve';
-import { TcpProxy } from './support/tcp-proxy';
+import type { TcpProxy } from './support/tcp-proxy';
+import { serveBehindProxy, type ServedBehindProxy } from './support/behind-proxy';
 import { BINDINGS, call, readError, readResult, send, serviceFault, WEAPONS, HUNTING, type BindingName } from './support/bindings';
-import { createKey } from '../src/auth/keys';
 import { until } from './support/wait';
 
 const TIMEOUT_MS = 1000;
-let db: TestDatabase;
+let served: ServedBehindProxy;
+let db: ServedBehindProxy['db'];
 let proxy: TcpProxy;
 let app: ServedApp;
 let key: { devId: number; devKey: string };
 
 beforeAll(async () => {
-  db = await freshDatabase({ seed: true });
-  key = await createKey(db.knex, 'outage');
-  const target = new URL(db.url);
-  proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-  await proxy.start();
-  app = await serveOver(db, { SVAPI_DB_TIMEOUT_MS: String(TIMEOUT_MS), SVAPI_KEY_CACHE_MS: '0' }, { databaseUrl: proxy.urlFor(db.url), captureLog: true });
+  served = await serveBehindProxy('outage', { SVAPI_DB_TIMEOUT_MS: String(TIMEOUT_MS), SVAPI_KEY_CACHE_MS: '0' });
+  ({ db, proxy, app, key } = served);
 });
-afterAll(async () => {
-  await app?.close();
-  await proxy?.stop();
-  await db?.destroy();
-});
+afterAll(() => served?.close());
 
 const params = () => ({ DevID: String(key.devId), DevKey: key.devKey, SearchWord: 'a' });
 

@@ -4,38 +4,29 @@
 // in flight by a database that stops answering (a frozen TCP proxy) and then resumes.
 
 import http from 'node:http';
-import { freshDatabase, type TestDatabase } from './support/db';
-import { serveOver, type ServedApp } from './support/serve';
-import { TcpProxy } from './support/tcp-proxy';
+import type { ServedApp } from './support/serve';
+import type { TcpProxy } from './support/tcp-proxy';
+import { serveBehindProxy, type ServedBehindProxy } from './support/behind-proxy';
 import { BINDINGS, call, envelope, readError, readResult, send, serviceFault, soapContentType, WEAPONS, type Answer } from './support/bindings';
 import { until } from './support/wait';
-import { createKey } from '../src/auth/keys';
 
 const MAX_IN_FLIGHT = 2;
-let db: TestDatabase;
+let served: ServedBehindProxy;
 let proxy: TcpProxy;
 let app: ServedApp;
 let key: { devId: number; devKey: string };
 
 beforeAll(async () => {
-  db = await freshDatabase({ seed: true });
-  key = await createKey(db.knex, 'overload');
-  const target = new URL(db.url);
-  proxy = new TcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-  await proxy.start();
-  app = await serveOver(db, {
+  served = await serveBehindProxy('overload', {
     SVAPI_MAX_IN_FLIGHT: String(MAX_IN_FLIGHT),
     // Every call reaches the database; the held ones wait as long as the test needs.
     SVAPI_CACHE_MB: '0',
     SVAPI_KEY_CACHE_MS: '0',
     SVAPI_DB_TIMEOUT_MS: '60000',
-  }, { databaseUrl: proxy.urlFor(db.url), captureLog: true });
+  });
+  ({ proxy, app, key } = served);
 });
-afterAll(async () => {
-  await app?.close();
-  await proxy?.stop();
-  await db?.destroy();
-});
+afterAll(() => served?.close());
 
 const params = (word = 'a') => ({ DevID: String(key.devId), DevKey: key.devKey, SearchWord: word });
 
