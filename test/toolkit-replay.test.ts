@@ -10,6 +10,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { soapActionFor } from '../src/bindings/soap/action';
 import { escapeAttr } from '../src/xml/escape';
+import { comparableGlobalRow, type GlobalRow } from './support/global-rows';
 import { NAMESPACE_FORMS, serveNamespaceForms, type NamespaceServices } from './support/namespace-forms';
 import { child, childText, children, isNil, parseDocument, path as xpath, type XmlElement } from './support/xml';
 
@@ -133,7 +134,6 @@ function replay(c: CapturedRequest, baseUrl: string, key: { devId: number; devKe
 }
 
 // What the database holds, read independently of the service's queries.
-interface GlobalRow { monster_id: number; time_stamp: Date; global_type_id: number; global_value: number; player_id: number; landarea_id: number }
 interface Expected {
   monster1: { monster_id: number; monster_name: string };
   weaponIds: number[];
@@ -206,14 +206,7 @@ function globalRow(g: XmlElement) {
     landarea_id: int(xpath(g, 'Landarea'), 'AreaID'),
   };
 }
-const asRow = (r: GlobalRow) => ({
-  monster_id: r.monster_id,
-  time: new Date(r.time_stamp).getTime(),
-  global_type_id: r.global_type_id,
-  global_value: r.global_value,
-  player_id: r.player_id,
-  landarea_id: r.landarea_id,
-});
+const asRow = comparableGlobalRow;
 
 /** The records inside `<Op>Result`, each checked to be in the result's namespace. */
 function records(result: XmlElement, record: string): XmlElement[] {

@@ -3,6 +3,7 @@
 
 import type { Knex } from 'knex';
 import type * as soap from 'soap';
+import { comparableGlobalRow } from './global-rows';
 
 export const ENVELOPE_NS = { Soap: 'http://schemas.xmlsoap.org/soap/envelope/', Soap12: 'http://www.w3.org/2003/05/soap-envelope' } as const;
 export const CONTENT_TYPE = { Soap: 'text/xml; charset=utf-8', Soap12: 'application/soap+xml; charset=utf-8' } as const;
@@ -75,14 +76,7 @@ function expectGlobals(globals: Any[], rows: Any[]) {
     global_value: g.GlobalValue,
     player_id: g.Player.PlayerID,
     landarea_id: g.Landarea.AreaID,
-  }))).toEqual(rows.map((r) => ({
-    monster_id: r.monster_id,
-    time: new Date(r.time_stamp).getTime(),
-    global_type_id: r.global_type_id,
-    global_value: r.global_value,
-    player_id: r.player_id,
-    landarea_id: r.landarea_id,
-  })));
+  }))).toEqual(rows.map(comparableGlobalRow));
   for (const g of globals) {
     expect(typeof g.Monster.MonsterName).toBe('string');
     expect(typeof g.GlobalType.GlobalTypeName).toBe('string');
