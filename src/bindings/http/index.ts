@@ -1,5 +1,4 @@
 import { errors, type ServiceError } from '../../errors';
-import { findOperation } from '../../operations/catalog';
 import type { RawParams } from '../../operations/params';
 import { parseContentType } from '../../http/content-type';
 import { decodeBody, readBody } from '../../http/body';
@@ -8,6 +7,7 @@ import { RecordSerializer } from '../../xml/records';
 import { sendErrorDocument } from '../../pipeline/error-document';
 import { XML_TYPE } from '../../xml/vocabulary';
 import type { Call, EndpointBinding } from '../../pipeline/binding';
+import { pathOperation } from '../../pipeline/path-operation';
 import type { ServiceContext } from '../../pipeline/service-context';
 import type { Endpoint } from '../endpoints';
 
@@ -26,10 +26,7 @@ export function xmlPairsBinding(
   return {
     nameOf: () => name,
     async read(req, res, operation): Promise<Call> {
-      const op = operation === undefined ? undefined : findOperation(endpoint.name, operation);
-      if (!op) throw errors.unknownOperation(operation ?? '');
-      // The operation is known before the body is read: the access log names it even when reading fails.
-      res.locals.operation = op.name;
+      const op = pathOperation(endpoint, operation, res);
       return { op, name, ...paramsOf(await pairsOf(req, res)) };
     },
     render: ({ op }, result) => serializer.httpDocument(op.name, result, ns),

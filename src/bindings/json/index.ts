@@ -3,12 +3,13 @@
 
 import { errors, statusFor, type ServiceError } from '../../errors';
 import { RecordFields, type FieldMeta, type RecordName, type XsdType } from '../../generated/records';
-import { findOperation, type Operation } from '../../operations/catalog';
+import type { Operation } from '../../operations/catalog';
 import type { ParamType, RawParams } from '../../operations/params';
 import { parseContentType } from '../../http/content-type';
 import { decodeBody, readBody } from '../../http/body';
 import { sendBody, type Res } from '../../http/exchange';
 import type { BindingModule, Call, EndpointBinding } from '../../pipeline/binding';
+import { pathOperation } from '../../pipeline/path-operation';
 import type { ServiceContext } from '../../pipeline/service-context';
 import { html } from '../docs/pages';
 import { paramDocs, type Sample, type SampleTarget } from '../docs/samples';
@@ -49,9 +50,7 @@ function createJsonBinding(endpoint: Endpoint, ctx: ServiceContext): EndpointBin
   return {
     nameOf: () => NAME,
     async read(req, res, operation): Promise<Call> {
-      const op = operation === undefined ? undefined : findOperation(endpoint.name, operation);
-      if (!op) throw errors.unknownOperation(operation ?? '');
-      res.locals.operation = op.name;
+      const op = pathOperation(endpoint, operation, res);
       const type = parseContentType(req.headers['content-type']);
       const { values, repeated } = readJsonParams(decodeBody(await read(req, res), type?.charset));
       return { op, name: NAME, repeated, ...texts(op, values) };
