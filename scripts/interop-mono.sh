@@ -41,4 +41,11 @@ done
 echo "ok   wsdl: 16 proxies (4 endpoints, SOAP 1.1 and 1.2, served and legacy WSDL)"
 mcs -nologo -warn:0 -r:System.Web.Services.dll -r:System.Xml.dll -r:Microsoft.CSharp.dll -r:System.Core.dll \
   -out:"$work/interop.exe" "$work"/*.cs "$root"/scripts/interop/mono/*.cs >"$work/log" 2>&1 || fail "mcs"
-mono "$work/interop.exe" "$base" "$2" "$3" "$namespace"
+# In the temporary directory: when the runtime crashes, Mono writes mono_crash.*.json into the
+# working directory, besides its report on stdout (and gdb's thread dump on stderr).
+status=0
+(cd "$work" && mono "$work/interop.exe" "$base" "$2" "$3" "$namespace") || status=$?
+if [ $status -gt 128 ]; then
+  echo "FAIL mono died of signal SIG$(kill -l $((status - 128))) (exit code $status): the Mono runtime crashed, see its report above"
+fi
+exit $status
