@@ -56,8 +56,8 @@ export class Answer {
 
   /** The strong entity tag of the answer as sent in `coding` (undefined: as it is). */
   etag(coding?: Coding): string {
-    this.tag ??= crypto.createHash('sha256').update(this.body).digest('base64url').slice(0, 22);
-    return coding === undefined ? `"${this.tag}"` : `"${this.tag}-${coding}"`;
+    const tag = (this.tag ??= `"${crypto.createHash('sha256').update(this.body).digest('base64url').slice(0, 22)}"`);
+    return coding === undefined ? tag : `${tag.slice(0, -1)}-${coding}"`;
   }
 
   /** The body compressed with `coding`. */
