@@ -198,7 +198,7 @@ describe('ETag and If-None-Match', () => {
   test('a GET answer has a strong ETag, one for each coding, the same with and without the cache', async () => {
     const tags = new Set<string>();
     for (const coding of [undefined, 'gzip', 'br']) {
-      const headers = coding ? { 'Accept-Encoding': coding } : {};
+      const headers: Record<string, string> = coding ? { 'Accept-Encoding': coding } : {};
       const cachedAnswer = await send(cachedApp.url, globals('get'), headers);
       const uncachedAnswer = await send(uncachedApp.url, globals('get'), headers);
       const tag = cachedAnswer.headers.etag!;
