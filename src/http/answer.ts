@@ -16,27 +16,33 @@ export const COMPRESS_MIN_BYTES = 1024;
  */
 const STRING_BODY_MAX = 16 * 1024;
 
-type Setting = Record<Coding, zlib.ZlibOptions | zlib.BrotliOptions>;
 const brotli = (quality: number): zlib.BrotliOptions => ({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } });
+/** A compression setting: the options of each coding, and what ends the ETag of a form made with them. */
+const setting = (gzipLevel: number, brotliQuality: number) => ({
+  gzip: { options: { level: gzipLevel }, tag: `-gzip${gzipLevel}"` },
+  br: { options: brotli(brotliQuality), tag: `-br${brotliQuality}"` },
+});
+type Setting = ReturnType<typeof setting>;
 /**
- * Measured on the 79 KB GetMonsterGlobals(100) answer (CPU per answer, docs/performance.md): gzip
- * level 6 0.4 ms, brotli quality 4 0.3 ms for an answer made for one request; for one kept with a
- * cached answer, made once per data version, gzip 9 and brotli 6 (0.5 ms each, 5-10% smaller;
- * brotli 7 and up cost 3 ms and more). Synchronous: the thread pool's hand-over cost more CPU.
+ * Measured on the 79 KB GetMonsterGlobals(100) answer (CPU per answer): gzip level 6 0.4 ms,
+ * brotli quality 4 0.3 ms for an answer made for one request; for one kept with a cached answer,
+ * made once per data version, gzip 9 and brotli 6 (0.5 ms each, 5-10% smaller; brotli 7 and up
+ * cost 3 ms and more). Synchronous: the thread pool's hand-over cost more CPU than it saved.
  */
-const PER_REQUEST: Setting = { gzip: { level: 6 }, br: brotli(4) };
-const KEPT: Setting = { gzip: { level: 9 }, br: brotli(6) };
+const PER_REQUEST = setting(6, 4);
+const KEPT = setting(9, 6);
 
 function compress(body: Body, coding: Coding, setting: Setting): Buffer {
-  return coding === 'br' ? zlib.brotliCompressSync(body, setting.br) : zlib.gzipSync(body, setting.gzip);
+  return coding === 'br' ? zlib.brotliCompressSync(body, setting.br.options) : zlib.gzipSync(body, setting.gzip.options);
 }
 
 /**
  * A complete answer with what HTTP derives from its bytes: a strong entity tag (a hash of the
  * bytes, so the same bytes have the same tag in every process, and a load that changes them
- * changes it) and its compressed forms, each with a tag of its own. An answer that is kept (the
- * answer cache) makes each compressed form once, when it is first asked for, and keeps it; any
- * other is compressed for the request that asks, with a cheaper setting.
+ * changes it) and its compressed forms, each with a tag of its own (the hash and the setting).
+ * An answer that is kept (the answer cache) makes each compressed form once, when it is first
+ * asked for, and keeps it; any other is compressed for the request that asks, with a cheaper
+ * setting.
  */
 export class Answer {
   readonly body: Body;
@@ -54,10 +60,13 @@ export class Answer {
     this.compressible = this.bytes >= COMPRESS_MIN_BYTES;
   }
 
-  /** The strong entity tag of the answer as sent in `coding` (undefined: as it is). */
+  /**
+   * The strong entity tag of the answer as sent in `coding` (undefined: as it is). A compressed
+   * form's tag names the setting it is made with: the same tag is always the same bytes.
+   */
   etag(coding?: Coding): string {
     const tag = (this.tag ??= `"${crypto.createHash('sha256').update(this.body).digest('base64url').slice(0, 22)}"`);
-    return coding === undefined ? tag : `${tag.slice(0, -1)}-${coding}"`;
+    return coding === undefined ? tag : tag.slice(0, -1) + (this.grew ? KEPT : PER_REQUEST)[coding].tag;
   }
 
   /** The body compressed with `coding`. */
