@@ -57,6 +57,15 @@ describe('Accept-Encoding', () => {
     [' , ,gzip,, ', 'gzip'],
   ])('%j -> %s', (header, coding) => {
     expect(preferredCoding(header)).toBe(coding);
+    // again: a value seen before is answered from memory
+    expect(preferredCoding(header)).toBe(coding);
+  });
+
+  test('more distinct values than it remembers are still each parsed right', () => {
+    for (let i = 0; i < 600; i++) {
+      const q = (i % 1000) / 1000;
+      expect(preferredCoding(`gzip;q=${q}, br;q=0.5, x-${i}`)).toBe(q > 0.5 ? 'gzip' : 'br');
+    }
   });
 });
 

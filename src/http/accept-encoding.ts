@@ -14,6 +14,20 @@ const WEIGHT = /^q=(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/i;
  */
 export function preferredCoding(header: string | undefined): Coding | undefined {
   if (!header) return undefined;
+  // Clients send a handful of distinct values: each is parsed once (a string split costs microseconds).
+  const known = chosen.get(header);
+  if (known !== undefined) return known || undefined;
+  if (chosen.size >= CHOSEN_MAX) chosen.clear();
+  const coding = parse(header);
+  chosen.set(header, coding ?? '');
+  return coding;
+}
+
+const CHOSEN_MAX = 256;
+/** The coding chosen for each header value seen ('' for none). */
+const chosen = new Map<string, Coding | ''>();
+
+function parse(header: string): Coding | undefined {
   let br = -1;
   let gzip = -1;
   let identity = -1;
