@@ -1,24 +1,20 @@
 import { LRUCache } from 'lru-cache';
-
-/** A rendered answer: small ones as text (sent in one write with the headers), large ones as bytes. */
-export type Body = string | Buffer;
-
-// A string's heap size: V8 keeps one byte per character for Latin-1 text, two otherwise; count two.
-const sizeOf = (v: Body) => (typeof v === 'string' ? v.length * 2 : v.length);
+import type { Answer } from '../http/answer';
 
 /**
- * Rendered answers (response bodies) by request key, kept while the data they were read from is
+ * Rendered answers (response bodies, with their compressed forms) by request key, kept while the data they were read from is
  * current. The data changes only when a load commits, so an answer stays right until then; the
  * DataChangeWatcher invalidates the cache at that moment, and marks it unusable whenever it
  * cannot tell (database unreachable), so a stale or outage-hiding answer is never served.
  *
- * - Bounded by bytes (the bodies' lengths plus their keys), least recently used dropped first.
+ * - Bounded by bytes (the bodies' lengths, their compressed forms as they are made, their keys),
+ *   least recently used dropped first.
  * - Concurrent misses of one key share one database read.
  * - An answer read before an invalidation is not stored after it (generation check).
  */
 export class ResultCache {
-  private readonly lru: LRUCache<string, Body> | undefined;
-  private readonly inflight = new Map<string, Promise<Body>>();
+  private readonly lru: LRUCache<string, Answer> | undefined;
+  private readonly inflight = new Map<string, Promise<Answer>>();
   private generation = 0;
   private usableUntil = 0;
   hits = 0;
@@ -26,7 +22,7 @@ export class ResultCache {
 
   constructor(maxBytes: number, private readonly now: () => number = Date.now) {
     this.lru = maxBytes > 0
-      ? new LRUCache<string, Body>({ maxSize: maxBytes, sizeCalculation: (v, k) => sizeOf(v) + k.length * 2 + 64 })
+      ? new LRUCache<string, Answer>({ maxSize: maxBytes, sizeCalculation: (v, k) => v.heapSize + k.length * 2 + 64 })
       : undefined;
   }
 
@@ -39,7 +35,7 @@ export class ResultCache {
   }
 
   /** The cached body for `key`, when there is one that may be used now (no waiting: the hot path). */
-  lookup(key: string): Body | undefined {
+  lookup(key: string): Answer | undefined {
     if (!this.lru || this.now() >= this.usableUntil) return undefined;
     const hit = this.lru.get(key);
     if (hit !== undefined) this.hits++;
@@ -47,7 +43,7 @@ export class ResultCache {
   }
 
   /** The cached body for `key`, or `make()`'s (stored when the data is known to be current). */
-  async get(key: string, make: () => Promise<Body>): Promise<Body> {
+  async get(key: string, make: () => Promise<Answer>): Promise<Answer> {
     const hit = this.lookup(key);
     if (hit !== undefined) return hit;
     if (!this.lru || this.now() >= this.usableUntil) return make();
@@ -55,9 +51,9 @@ export class ResultCache {
     if (pending) return pending;
     this.misses++;
     const generation = this.generation;
-    const reading = make().then((body) => {
-      if (generation === this.generation && this.now() < this.usableUntil) this.lru!.set(key, body);
-      return body;
+    const reading = make().then((answer) => {
+      if (generation === this.generation && this.now() < this.usableUntil) this.store(key, answer);
+      return answer;
     });
     this.inflight.set(key, reading);
     try {
@@ -65,6 +61,18 @@ export class ResultCache {
     } finally {
       this.inflight.delete(key);
     }
+  }
+
+  private store(key: string, answer: Answer): void {
+    const lru = this.lru!;
+    lru.set(key, answer);
+    if (lru.peek(key) !== answer) return; // larger than the whole cache
+    // A compressed form added later is counted: set again (the cache sizes an entry when it is set).
+    answer.keep(() => {
+      if (lru.peek(key) !== answer) return;
+      lru.delete(key);
+      lru.set(key, answer);
+    });
   }
 
   /** The data changed (or may have): forget every answer, and any read still under way. */

@@ -1,6 +1,7 @@
 import { errors, toServiceError } from '../errors';
 import { findOperation } from '../operations/catalog';
-import { sendBody, type Req, type Res } from '../http/exchange';
+import { sendAnswer } from '../http/answer';
+import type { Req, Res } from '../http/exchange';
 import { clientAddress } from '../bindings/client-address';
 import type { Endpoint } from '../bindings/endpoints';
 import { OVERLOAD_RETRY_AFTER_S } from './in-flight';
@@ -14,7 +15,8 @@ export type CallHandler = (req: Req, res: Res, operation: string | undefined) =>
 /**
  * The pipeline of an operation call, the same for every binding: limit (before the body is read),
  * read (the binding), authenticate, decode, then the cached answer (run the operation, render it
- * with the binding), and on any failure the binding's error answer. The access log reads what is
+ * with the binding) sent as the request negotiates (http/answer.ts: compressed, or 304 to a
+ * conditional GET), and on any failure the binding's error answer. The access log reads what is
  * put in res.locals.
  */
 export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: ServiceContext): CallHandler {
@@ -36,8 +38,9 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
       locals.operation = call.op.name;
       locals.devId = await authenticate(ctx.credentials, call, clientAddress(req, trustProxy));
       const params = decode(call);
-      const body = await cached(ctx.results, call.name, call.op, params, async () => binding.render(call, await call.op.run(ctx, params)));
-      sendBody(res, 200, binding.contentType(call), body);
+      const answer = await cached(ctx.results, call.name, call.op, params, async () => binding.render(call, await call.op.run(ctx, params)));
+      // Only a GET is conditional (HTTP GET): a POST's answer has no ETag and is never 304.
+      sendAnswer(req, res, binding.contentType(call), answer, req.method === 'GET');
     } catch (e) {
       const error = toServiceError(e);
       logServiceError(res, error, name ?? 'http', ctx.logger);

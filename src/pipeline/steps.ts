@@ -3,7 +3,8 @@
 
 import { errors } from '../errors';
 import type { CredentialChecker } from '../auth/credentials';
-import type { Body, ResultCache } from '../cache/result-cache';
+import type { ResultCache } from '../cache/result-cache';
+import { Answer } from '../http/answer';
 import type { OperationName, OperationParams } from '../generated/records';
 import type { Operation } from '../operations/catalog';
 import type { Params } from '../operations/params';
@@ -38,17 +39,10 @@ export function decode(call: Call): OperationParams[OperationName] {
  * The answer from the result cache while the data is unchanged, else made by `make` (run and
  * render) and cached under the binding's name, the operation and its parameters.
  */
-export function cached(results: ResultCache, name: string, op: Operation, params: Params, make: () => Promise<string>): Body | Promise<Body> {
+export function cached(results: ResultCache, name: string, op: Operation, params: Params, make: () => Promise<string>): Answer | Promise<Answer> {
   const key = cacheKey(name, op, params);
-  return results.lookup(key) ?? results.get(key, async () => asBody(await make()));
+  return results.lookup(key) ?? results.get(key, async () => new Answer(await make()));
 }
-
-/**
- * Node sends a string body in one write together with the headers, but a Buffer body in a second
- * chunk (writev); a large string would be encoded again for every request, so it is kept as bytes.
- */
-const STRING_BODY_MAX = 16 * 1024;
-const asBody = (text: string): Body => (text.length <= STRING_BODY_MAX ? text : Buffer.from(text));
 
 // U+0001 cannot occur in a decoded parameter (decodeParams refuses control characters).
 const SEP = '\u0001';

@@ -5,6 +5,7 @@
 
 import { XML_TYPE } from '../../xml/vocabulary';
 import { operationsOf, type Operation } from '../../operations/catalog';
+import { Answer, sendAnswer } from '../../http/answer';
 import { queryOf, sendBody, type Req, type Res } from '../../http/exchange';
 import type { BindingModule } from '../../pipeline/binding';
 import { BINDINGS } from '../../pipeline/registry';
@@ -41,10 +42,14 @@ class Links {
   bindingPage = (e: Endpoint, op: Operation, b: BindingModule) => `${this.operation(e, op)}&${b.docs.page!.query}`;
 }
 
-function send(res: Res, status: number, page: string, headers: Record<string, string> = PAGE_HEADERS) {
+/** A page or document: with its ETag and compressed as the request negotiates when it is found (200), else as it is. */
+function send(req: Req, res: Res, status: number, page: string, headers: Record<string, string> = PAGE_HEADERS) {
   const { 'Content-Type': type, ...rest } = headers;
-  sendBody(res, status, type, page, rest);
+  if (status === 200) sendAnswer(req, res, type, new Answer(page), true, rest);
+  else sendBody(res, status, type, page, rest);
 }
+
+const XML_HEADERS = { 'Content-Type': XML_TYPE };
 
 
 
@@ -55,19 +60,19 @@ export function endpointGetHandler(endpoint: Endpoint, ctx: ServiceContext): Pag
     const base = baseUrl(req, ctx.config);
     const query = pageQuery(req);
     const ns = ctx.config.SVAPI_NAMESPACE;
-    if (query.has('wsdl')) return sendBody(res, 200, XML_TYPE, ctx.wsdl.wsdl(endpoint, base));
-    if (query.has('disco')) return sendBody(res, 200, XML_TYPE, discoDocument(endpoint, base, ns));
+    if (query.has('wsdl')) return send(req, res, 200, ctx.wsdl.wsdl(endpoint, base), XML_HEADERS);
+    if (query.has('disco')) return send(req, res, 200, discoDocument(endpoint, base, ns), XML_HEADERS);
     const links = new Links(base);
     const wanted = query.get('op');
     if (wanted === undefined) {
-      send(res, 200, endpointPage(endpoint, links, ns));
+      send(req, res, 200, endpointPage(endpoint, links, ns));
       return;
     }
     const op = operationsOf(endpoint).find((o) => o.name === wanted);
-    if (!op) return send(res, 404, unknownOperationPage(endpoint, wanted, links));
+    if (!op) return send(req, res, 404, unknownOperationPage(endpoint, wanted, links));
     const own = BINDINGS.find((b) => b.docs.page && query.has(b.docs.page.query));
-    if (own) send(res, 200, bindingPage(own, endpoint, op, links, ns), scriptHeaders(own.docs.page!.script));
-    else send(res, 200, operationPage(endpoint, op, links, ns));
+    if (own) send(req, res, 200, bindingPage(own, endpoint, op, links, ns), scriptHeaders(own.docs.page!.script));
+    else send(req, res, 200, operationPage(endpoint, op, links, ns));
   };
 }
 
@@ -76,7 +81,7 @@ export function indexHandler(ctx: ServiceContext): PageHandler {
   return (req, res) => {
     res.locals.binding = 'docs';
     const links = new Links(baseUrl(req, ctx.config));
-    send(res, 200, indexPage(links, ctx.config.SVAPI_NAMESPACE));
+    send(req, res, 200, indexPage(links, ctx.config.SVAPI_NAMESPACE));
   };
 }
 
