@@ -1,37 +1,47 @@
 import type { Knex } from 'knex';
+import { readRows, type Statement } from './statements';
 
 /** `word` as an ILIKE substring pattern in which `%`, `_` and `\` match themselves. */
 export function substringPattern(word: string): string {
   return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** The two statements of a name search: for an empty word (named) and for a word. */
+export interface NameSearch {
+  /** Every row, first `$1` in name order: one plan serves every call, so it has a name. */
+  readonly listing: Statement;
+  /** Rows whose name contains the word (`$1` pattern, `$2` word), first `$3`: planned for each word. */
+  readonly matching: Statement;
+}
+
 /**
- * CONTRACT §5 search: case-insensitive substring of `nameColumn` (an empty word matches all),
- * exact matches first, then prefixes, then the rest; by name (case-insensitive, code point
- * order so every server sorts alike), then ID. The ILIKE is what the trigram index serves.
- * With an empty word the statement gets `listing`'s options (a name: see statements.ts); with a
- * word it is planned for that word every time.
+ * CONTRACT §5 search over `select` (a SELECT ... FROM ... without WHERE): case-insensitive
+ * substring of `nameColumn` (an empty word matches all), exact matches first, then prefixes, then
+ * the rest; by name (case-insensitive, code point order so every server sorts alike), then ID.
+ * The ILIKE is what the trigram index serves. An empty word ranks every name alike (a prefix of
+ * all), so that ranking is left out of the listing and the name-order index serves its ORDER BY.
  */
-export function applyNameSearch(
-  query: Knex.QueryBuilder,
-  nameColumn: string,
-  idColumn: string,
-  word: string,
-  limit: number,
-  listing: Readonly<{ name?: string }>,
-): Knex.QueryBuilder {
-  if (word === '') query.options(listing);
-  else {
-    // An empty word ranks every name alike (a prefix of all), so that ranking is left out there
-    // and the name-order index serves the whole ORDER BY.
-    query
-      .whereRaw(`?? ILIKE ? ESCAPE '\\'`, [nameColumn, substringPattern(word)])
-      .orderByRaw(`CASE WHEN lower(??) = lower(?) THEN 0 WHEN starts_with(lower(??), lower(?)) THEN 1 ELSE 2 END`, [
-        nameColumn, word, nameColumn, word,
-      ]);
-  }
-  return query
-    .orderByRaw(`lower(??) COLLATE "C"`, [nameColumn])
-    .orderBy(idColumn)
-    .limit(limit);
+export function nameSearch(name: string, select: string, nameColumn: string, idColumn: string): NameSearch {
+  const order = `lower(${nameColumn}) COLLATE "C", ${idColumn}`;
+  return {
+    listing: { name, text: `${select}\nORDER BY ${order}\nLIMIT $1` },
+    matching: {
+      text: `${select}\nWHERE ${nameColumn} ILIKE $1 ESCAPE '\\'
+ORDER BY CASE WHEN lower(${nameColumn}) = lower($2) THEN 0 WHEN starts_with(lower(${nameColumn}), lower($2)) THEN 1 ELSE 2 END, ${order}
+LIMIT $3`,
+    },
+  };
+}
+
+/** The statement of `search` for `word` and its values. */
+export function searchStatement(search: NameSearch, word: string, limit: number): { statement: Statement; values: (string | number)[] } {
+  return word === ''
+    ? { statement: search.listing, values: [limit] }
+    : { statement: search.matching, values: [substringPattern(word), word, limit] };
+}
+
+/** The first `limit` rows of `search` for `word`, as arrays (see statements.ts). */
+export function searchRows(knex: Knex, search: NameSearch, word: string, limit: number): Promise<unknown[][]> {
+  const { statement, values } = searchStatement(search, word, limit);
+  return readRows(knex, statement, values);
 }

@@ -4,9 +4,12 @@ export const utcText = (column: string): string =>
 
 /** `2026-11-21T18:04:05.250000` -> `2026-11-21T18:04:05.25Z`; no fraction when it is zero. */
 export function xsdDateTime(utc: string): string {
-  const [whole, fraction = ''] = utc.split('.');
-  const digits = fraction.replace(/0+$/, '');
-  return digits ? `${whole}.${digits}Z` : `${whole}Z`;
+  const dot = utc.indexOf('.');
+  if (dot < 0) return `${utc}Z`;
+  // Runs for every global read: the fraction's trailing zeros trimmed by hand, no split or regex.
+  let end = utc.length;
+  while (end > dot + 1 && utc.charCodeAt(end - 1) === 48 /* 0 */) end--;
+  return `${utc.slice(0, end === dot + 1 ? dot : end)}Z`;
 }
 
 /** Description of a record, or null when it has neither text nor picture (written xsi:nil). */

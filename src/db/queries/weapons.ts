@@ -1,53 +1,58 @@
 import type { Knex } from 'knex';
-import type { Weapon } from '../../generated/records';
-import { applyNameSearch } from './search';
-import { named } from './statements';
+import type { DamageType, Weapon } from '../../generated/records';
+import { nameSearch, searchRows } from './search';
+import { readRows, type Statement } from './statements';
 import { description } from './values';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a joined database row
-type Row = Record<string, any>;
+export const WEAPON_SEARCH = nameSearch('weapons_by_name', `SELECT w.weapon_id, w.weapon_name, w.description, w.item_picture_url,
+  w.min_hit_level, w.max_hit_level, w.min_dmg_level, w.max_dmg_level, w.weight, w.range, w.impact_radius, w.attacks_min,
+  w.decay, w.ammo_burn, w.tt_value, w.min_tt_value, w.total_uses, w.sib_weapon,
+  w.hit_profession_id, hp.profession_name, w.dmg_profession_id, dp.profession_name, w.item_id
+FROM weapons AS w
+  JOIN professions AS hp ON hp.profession_id = w.hit_profession_id
+  JOIN professions AS dp ON dp.profession_id = w.dmg_profession_id`, 'w.weapon_name', 'w.weapon_id');
+
+/** The damage types of the weapons in $1; = ANY(array): one statement text whatever their number, so it can be named. */
+const DAMAGE: Statement = {
+  name: 'weapon_damage',
+  text: 'SELECT weapon_id, damage, damage_type_name FROM weapon_damage WHERE weapon_id = ANY($1::int[]) ORDER BY weapon_id, damage_type_name COLLATE "C"',
+};
 
 export async function searchWeapons(knex: Knex, word: string, limit: number): Promise<Weapon[]> {
-  const query = knex('weapons as w')
-    .join('professions as hp', 'hp.profession_id', 'w.hit_profession_id')
-    .join('professions as dp', 'dp.profession_id', 'w.dmg_profession_id')
-    .select('w.*', 'hp.profession_name as hit_profession_name', 'dp.profession_name as dmg_profession_name');
-  const rows = await applyNameSearch(query, 'w.weapon_name', 'w.weapon_id', word, limit, named(knex, 'weapons_by_name'));
-  const damage = rows.length
-    ? await knex('weapon_damage')
-      // = ANY(array): one statement text whatever the number of weapons, so it can be named.
-      .whereRaw('weapon_id = ANY(?::int[])', [rows.map((r: Row) => r.weapon_id)])
-      .orderBy('weapon_id')
-      .orderByRaw('damage_type_name COLLATE "C"')
-      .options(named(knex, 'weapon_damage'))
-    : [];
-  const damageOf = new Map<number, { Damage: string; DamageTypeName: string }[]>();
-  for (const d of damage) {
-    const list = damageOf.get(d.weapon_id) ?? [];
-    list.push({ Damage: d.damage, DamageTypeName: d.damage_type_name });
-    damageOf.set(d.weapon_id, list);
+  const rows = await searchRows(knex, WEAPON_SEARCH, word, limit);
+  const damageOf = new Map<number, DamageType[]>();
+  if (rows.length) {
+    for (const [weaponId, damage, name] of await readRows(knex, DAMAGE, [rows.map((r) => r[0])])) {
+      const list = damageOf.get(weaponId as number);
+      const type: DamageType = { Damage: damage as string, DamageTypeName: name as string };
+      if (list) list.push(type);
+      else damageOf.set(weaponId as number, [type]);
+    }
   }
-  return rows.map((r: Row) => ({
-    WeaponID: r.weapon_id,
-    WeaponName: r.weapon_name,
-    Description: description(r.description, r.item_picture_url),
-    DamageTypes: damageOf.get(r.weapon_id) ?? [],
-    MinHitLevel: r.min_hit_level,
-    MaxHitLevel: r.max_hit_level,
-    MinDmgLevel: r.min_dmg_level,
-    MaxDmgLevel: r.max_dmg_level,
-    Weight: r.weight,
-    Range: r.range,
-    ImpactRadius: r.impact_radius,
-    AttacksMin: r.attacks_min,
-    Decay: r.decay,
-    AmmoBurn: r.ammo_burn,
-    TTValue: r.tt_value,
-    MinTTValue: r.min_tt_value,
-    TotalUses: r.total_uses,
-    SIBWeapon: r.sib_weapon,
-    HitProfession: { ProfessionID: r.hit_profession_id, ProfessionName: r.hit_profession_name },
-    DmgProfession: { ProfessionID: r.dmg_profession_id, ProfessionName: r.dmg_profession_name },
-    ItemID: r.item_id,
-  }));
+  return rows.map((r) => toWeapon(r, damageOf.get(r[0] as number) ?? []));
 }
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a row's columns, in the select list's order
+const toWeapon = (r: any[], damageTypes: DamageType[]): Weapon => ({
+  WeaponID: r[0],
+  WeaponName: r[1],
+  Description: description(r[2], r[3]),
+  DamageTypes: damageTypes,
+  MinHitLevel: r[4],
+  MaxHitLevel: r[5],
+  MinDmgLevel: r[6],
+  MaxDmgLevel: r[7],
+  Weight: r[8],
+  Range: r[9],
+  ImpactRadius: r[10],
+  AttacksMin: r[11],
+  Decay: r[12],
+  AmmoBurn: r[13],
+  TTValue: r[14],
+  MinTTValue: r[15],
+  TotalUses: r[16],
+  SIBWeapon: r[17],
+  HitProfession: { ProfessionID: r[18], ProfessionName: r[19] },
+  DmgProfession: { ProfessionID: r[20], ProfessionName: r[21] },
+  ItemID: r[22],
+});
