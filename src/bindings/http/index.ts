@@ -19,15 +19,16 @@ export function xmlPairsBinding(
   endpoint: Endpoint,
   ctx: ServiceContext,
   name: string,
-  pairsOf: (req: Req, res: Res) => URLSearchParams | Promise<URLSearchParams>,
+  pairsOf: (req: Req, res: Res) => Pairs | Promise<Pairs>,
 ): EndpointBinding {
   const ns = ctx.config.SVAPI_NAMESPACE;
   const serializer = new RecordSerializer();
   return {
     nameOf: () => name,
-    async read(req, res, operation): Promise<Call> {
+    read(req, res, operation): Call | Promise<Call> {
       const op = pathOperation(endpoint, operation, res);
-      return { op, name, ...paramsOf(await pairsOf(req, res)) };
+      const pairs = pairsOf(req, res);
+      return pairs instanceof Promise ? pairs.then((p) => ({ op, name, ...paramsOf(p) })) : { op, name, ...paramsOf(pairs) };
     },
     render: ({ op }, result) => serializer.httpDocument(op.name, result, ns),
     contentType: () => XML_TYPE,
@@ -35,8 +36,25 @@ export function xmlPairsBinding(
   };
 }
 
+type Pairs = Iterable<[string, string]>;
+
+// Where a query needs decoding (or URLSearchParams would change a character) it reads it; else the
+// pairs are the plain text between `&` and `=`, exactly what URLSearchParams would give.
+const NEEDS_DECODING = /[%+\uD800-\uDFFF]/;
+
 /** The query string's pairs: HTTP GET's parameters. */
-export const queryPairs = (req: Req) => new URLSearchParams(queryOf(req));
+export function queryPairs(req: Req): Pairs {
+  let query = queryOf(req);
+  if (NEEDS_DECODING.test(query)) return new URLSearchParams(query);
+  if (query.startsWith('?')) query = query.slice(1);
+  const pairs: [string, string][] = [];
+  for (const part of query.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    pairs.push(eq < 0 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)]);
+  }
+  return pairs;
+}
 
 /** An `application/x-www-form-urlencoded` body's pairs: HTTP POST's parameters. */
 export function formPairs(ctx: ServiceContext): (req: Req, res: Res) => Promise<URLSearchParams> {
@@ -48,7 +66,7 @@ export function formPairs(ctx: ServiceContext): (req: Req, res: Res) => Promise<
   };
 }
 
-function paramsOf(pairs: URLSearchParams): { params: RawParams; repeated: string[] } {
+function paramsOf(pairs: Pairs): { params: RawParams; repeated: string[] } {
   // No prototype: a parameter named `constructor` or `__proto__` is just an unknown name.
   const params: RawParams = Object.create(null);
   const repeated: string[] = [];
