@@ -19,7 +19,7 @@ export function xmlPairsBinding(
   endpoint: Endpoint,
   ctx: ServiceContext,
   name: string,
-  pairsOf: (req: Req, res: Res) => Pairs | Promise<Pairs>,
+  pairsOf: (req: Req, res: Res) => URLSearchParams | Promise<URLSearchParams>,
 ): EndpointBinding {
   const ns = ctx.config.SVAPI_NAMESPACE;
   const serializer = new RecordSerializer();
@@ -36,25 +36,8 @@ export function xmlPairsBinding(
   };
 }
 
-type Pairs = Iterable<[string, string]>;
-
-// Where a query needs decoding (or URLSearchParams would change a character) it reads it; else the
-// pairs are the plain text between `&` and `=`, exactly what URLSearchParams would give.
-const NEEDS_DECODING = /[%+\uD800-\uDFFF]/;
-
 /** The query string's pairs: HTTP GET's parameters. */
-export function queryPairs(req: Req): Pairs {
-  let query = queryOf(req);
-  if (NEEDS_DECODING.test(query)) return new URLSearchParams(query);
-  if (query.startsWith('?')) query = query.slice(1);
-  const pairs: [string, string][] = [];
-  for (const part of query.split('&')) {
-    if (part === '') continue;
-    const eq = part.indexOf('=');
-    pairs.push(eq < 0 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)]);
-  }
-  return pairs;
-}
+export const queryPairs = (req: Req) => new URLSearchParams(queryOf(req));
 
 /** An `application/x-www-form-urlencoded` body's pairs: HTTP POST's parameters. */
 export function formPairs(ctx: ServiceContext): (req: Req, res: Res) => Promise<URLSearchParams> {
@@ -66,7 +49,7 @@ export function formPairs(ctx: ServiceContext): (req: Req, res: Res) => Promise<
   };
 }
 
-function paramsOf(pairs: Pairs): { params: RawParams; repeated: string[] } {
+function paramsOf(pairs: URLSearchParams): { params: RawParams; repeated: string[] } {
   // No prototype: a parameter named `constructor` or `__proto__` is just an unknown name.
   const params: RawParams = Object.create(null);
   const repeated: string[] = [];
