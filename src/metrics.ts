@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import type { ResultCache } from './cache/result-cache';
 import type { LimitStore } from './auth/limit-store';
 import { instanceScrape } from './metrics-cluster';
+import { SeriesHistogram, type HistogramSeries } from './metrics-histogram';
 
 /** What the access log knows about a finished request, also what the request metrics count. */
 export interface RequestRecord {
@@ -38,20 +39,27 @@ export function createMetrics(knex: Knex, cache?: ResultCache, sources: MetricSo
   const { limits, inFlight: limit } = sources;
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
-  const requests = new client.Counter({
+  // Counted per request in plain numbers (`series` below), given to prom-client when scraped: its
+  // own inc and observe build and hash the label set on every call.
+  const series = new Map<string, { labels: { operation: string; binding: string; outcome: string }; count: number; time: HistogramSeries }>();
+  new client.Counter({
     name: 'svapi_requests_total',
     help: 'Requests answered, by operation, binding and outcome (OK or the error code)',
     labelNames: ['operation', 'binding', 'outcome'] as const,
     registers: [registry],
+    collect() {
+      this.reset();
+      for (const s of series.values()) this.inc(s.labels, s.count);
+    },
   });
-  const duration = new client.Histogram({
+  const duration = new SeriesHistogram({
     name: 'svapi_request_duration_seconds',
     help: 'Time from receiving a request to finishing its response, by operation and binding',
     labelNames: ['operation', 'binding'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const children = new Map<string, { count: client.Counter.Internal; time: client.Histogram.Internal<'operation' | 'binding'> }>();
+  const times = new Map<string, HistogramSeries>();
   const pool = (): KnexPool | undefined => {
     const p = (knex.client as Knex.Client).pool; // undefined once knex is destroyed
     return p && 'numUsed' in p ? p : undefined;
@@ -109,18 +117,18 @@ export function createMetrics(knex: Knex, cache?: ResultCache, sources: MetricSo
     registry,
     scrape: cluster.isWorker ? instanceScrape(registry) : () => registry.metrics(),
     observe(r) {
-      // Label children kept by their (few, fixed) label values: looking them up is per request.
       const key = `${r.operation} ${r.binding} ${r.outcome}`;
-      let series = children.get(key);
-      if (!series) {
-        series = {
-          count: requests.labels({ operation: r.operation, binding: r.binding, outcome: r.outcome }),
-          time: duration.labels({ operation: r.operation, binding: r.binding }),
-        };
-        children.set(key, series);
+      let s = series.get(key);
+      if (!s) {
+        // One duration series per operation and binding, whatever the outcome.
+        const timeKey = `${r.operation} ${r.binding}`;
+        let time = times.get(timeKey);
+        if (!time) times.set(timeKey, (time = duration.seriesFor({ operation: r.operation, binding: r.binding })));
+        s = { labels: { operation: r.operation, binding: r.binding, outcome: r.outcome }, count: 0, time };
+        series.set(key, s);
       }
-      series.count.inc();
-      series.time.observe(r.durationMs / 1000);
+      s.count++;
+      duration.observeIn(s.time, r.durationMs / 1000);
     },
   };
 }

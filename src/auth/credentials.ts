@@ -54,6 +54,25 @@ export class CredentialChecker {
     this.failLimit = settings.SVAPI_AUTH_FAIL_LIMIT;
   }
 
+  /**
+   * The path of a cached answer: a key this process has just accepted (the one that last matched,
+   * within SVAPI_KEY_CACHE_MS), from an address that has not failed lately, with the counts in
+   * this process, is checked and counted at once: true. Throws RateLimited beyond the limit. False
+   * when check() must decide (nothing counted then).
+   */
+  checkedAtOnce(devId: number, devKey: string, clientAddress: string): boolean {
+    const counter = this.requests;
+    if (!counter.consumeNow || this.mayBeBlocked(clientAddress)) return false;
+    const cached = this.cache?.get(devId);
+    if (!cached || !sameBytes(Buffer.from(devKey), cached.lastMatched)) return false;
+    try {
+      counter.consumeNow(String(devId));
+    } catch (e) {
+      throw limited(e);
+    }
+    return true;
+  }
+
   /** Passes for a valid, unrevoked pair within its rate limit; throws otherwise. */
   async check(devId: number, devKey: string, clientAddress: string): Promise<void> {
     const blocked = this.refuseBlocked(clientAddress);
@@ -99,8 +118,11 @@ export class CredentialChecker {
    * nearly every request). While the list of failing addresses is full, every address is checked.
    */
   private refuseBlocked(clientAddress: string): Promise<void> | undefined {
-    if (!this.failedLately.has(clientAddress) && this.failedLately.size < FAILING_ADDRESSES) return undefined;
-    return this.blocked(clientAddress);
+    return this.mayBeBlocked(clientAddress) ? this.blocked(clientAddress) : undefined;
+  }
+
+  private mayBeBlocked(clientAddress: string): boolean {
+    return this.failedLately.has(clientAddress) || this.failedLately.size >= FAILING_ADDRESSES;
   }
 
   private async blocked(clientAddress: string): Promise<void> {

@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { Redis } from 'ioredis';
-import { RateLimiterCluster, RateLimiterClusterMaster, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterCluster, RateLimiterClusterMaster, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Logger } from '../log';
 
 /** The limits count in fixed one-minute windows. */
@@ -16,6 +16,8 @@ const REDIS_COMMAND_DROP_MS = 2_000;
 export interface Counter {
   /** Resolves with the state after using one point; rejects with a RateLimiterRes beyond the limit. */
   consume(key: string): Promise<RateLimiterRes>;
+  /** Counts in this process's memory: uses one point at once, throwing the RateLimiterRes beyond the limit. */
+  consumeNow?(key: string): RateLimiterRes;
   get(key: string): Promise<RateLimiterRes | null>;
 }
 
@@ -104,9 +106,55 @@ export class LimitStore {
   }
 
   private hostCounter(name: string, points: number): Counter {
-    if (!cluster.isWorker) return new RateLimiterMemory({ points, duration: WINDOW_SECONDS });
+    if (!cluster.isWorker) return new LocalCounter(points, WINDOW_SECONDS * 1000);
     // The primary answers over IPC in well under a millisecond; the time-out is for a primary gone.
     return new RateLimiterCluster({ keyPrefix: `svapi:${name}`, points, duration: WINDOW_SECONDS, timeoutMs: 2_000 });
+  }
+}
+
+/**
+ * Counts in this process's memory, in fixed windows from a key's first point, as
+ * rate-limiter-flexible's RateLimiterMemory counts; but it can answer at once (consumeNow), so the
+ * check of a cached answer does not wait for a promise. Keys whose window has ended are dropped
+ * at most once a window, when a new window starts.
+ */
+class LocalCounter implements Counter {
+  private readonly windows = new Map<string, { used: number; endsAt: number }>();
+  private sweepAt = 0;
+
+  constructor(private readonly points: number, private readonly windowMs: number) {}
+
+  consumeNow(key: string): RateLimiterRes {
+    const now = Date.now();
+    let w = this.windows.get(key);
+    if (!w || w.endsAt <= now) {
+      this.sweep(now);
+      w = { used: 0, endsAt: now + this.windowMs };
+      this.windows.set(key, w);
+    }
+    w.used++;
+    const res = new RateLimiterRes(Math.max(this.points - w.used, 0), w.endsAt - now, w.used, w.used === 1);
+    if (w.used > this.points) throw res;
+    return res;
+  }
+
+  consume(key: string): Promise<RateLimiterRes> {
+    try {
+      return Promise.resolve(this.consumeNow(key));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  get(key: string): Promise<RateLimiterRes | null> {
+    const w = this.windows.get(key);
+    return Promise.resolve(w ? new RateLimiterRes(Math.max(this.points - w.used, 0), w.endsAt - Date.now(), w.used, false) : null);
+  }
+
+  private sweep(now: number): void {
+    if (now < this.sweepAt) return;
+    this.sweepAt = now + this.windowMs;
+    for (const [key, w] of this.windows) if (w.endsAt <= now) this.windows.delete(key);
   }
 }
 

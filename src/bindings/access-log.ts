@@ -48,6 +48,7 @@ export function accessLog(logger: Logger, onRecord?: (r: RequestRecord) => void)
     res.locals.startedAt = performance.now();
     // Taken now: a handler may rewrite req.url.
     res.locals.path = pathOf(req);
-    res.once('close', finished);
+    // 'close' comes once per response: `on` spares the wrapper `once` makes.
+    res.on('close', finished);
   };
 }

@@ -40,8 +40,8 @@ export interface Call {
 export interface EndpointBinding {
   /** The name a request goes by, from its headers alone (before its body is read); undefined when not known. */
   nameOf(req: Req): string | undefined;
-  /** Reads the request into a call; throws a ServiceError for anything it refuses. */
-  read(req: Req, res: Res, operation: string | undefined): Promise<Call>;
+  /** Reads the request into a call (at once when it can); throws a ServiceError for anything it refuses. */
+  read(req: Req, res: Res, operation: string | undefined): Call | Promise<Call>;
   /** The operation's result as the answer's body (cached under the call's name and parameters). */
   render(call: Call, result: OperationResult): string;
   contentType(call: Call): string;

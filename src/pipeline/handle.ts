@@ -33,12 +33,16 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
       return;
     }
     try {
-      const call = await binding.read(req, res, operation);
+      // Awaited only when not known at once: a cached answer is then sent in the request's own event.
+      const reading = binding.read(req, res, operation);
+      const call = reading instanceof Promise ? await reading : reading;
       name = locals.binding = call.name;
       locals.operation = call.op.name;
-      locals.devId = await authenticate(ctx.credentials, call, clientAddress(req, trustProxy));
+      const devId = authenticate(ctx.credentials, call, clientAddress(req, trustProxy));
+      locals.devId = typeof devId === 'number' ? devId : await devId;
       const params = decode(call);
-      const answer = await cached(ctx.results, call.name, call.op, params, async () => binding.render(call, await call.op.run(ctx, params)));
+      const made = cached(ctx.results, call.name, call.op, params, async () => binding.render(call, await call.op.run(ctx, params)));
+      const answer = made instanceof Promise ? await made : made;
       // Only a GET is conditional (HTTP GET): a POST's answer has no ETag and is never 304.
       sendAnswer(req, res, binding.contentType(call), answer, req.method === 'GET');
     } catch (e) {

@@ -40,9 +40,9 @@ export class InFlightLimit {
       if (!counted) return;
       counted = false;
       this.inFlight--;
-      res.off('close', release);
     };
-    res.once('close', release);
+    // A response emits 'close' once; after a release the listener does nothing (cheaper than removing it).
+    res.on('close', release);
     return release;
   }
 

@@ -25,9 +25,10 @@ export function xmlPairsBinding(
   const serializer = new RecordSerializer();
   return {
     nameOf: () => name,
-    async read(req, res, operation): Promise<Call> {
+    read(req, res, operation): Call | Promise<Call> {
       const op = pathOperation(endpoint, operation, res);
-      return { op, name, ...paramsOf(await pairsOf(req, res)) };
+      const pairs = pairsOf(req, res);
+      return pairs instanceof Promise ? pairs.then((p) => ({ op, name, ...paramsOf(p) })) : { op, name, ...paramsOf(pairs) };
     },
     render: ({ op }, result) => serializer.httpDocument(op.name, result, ns),
     contentType: () => XML_TYPE,
