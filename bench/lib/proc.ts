@@ -103,16 +103,19 @@ export function resetPeak(pid: number): boolean {
   }
 }
 
-/** User + system CPU time of a process, in seconds. */
-export function cpuSeconds(pid: number): number {
+/** User + system CPU time of a process, in seconds; undefined once it is gone. */
+export function tryCpuSeconds(pid: number): number | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / TICK;
   } catch {
-    return 0;
+    return undefined;
   }
 }
+
+/** User + system CPU time of a process, in seconds (0 once it is gone). */
+export const cpuSeconds = (pid: number): number => tryCpuSeconds(pid) ?? 0;
 
 /** PIDs of the Postgres backends serving `database` (their process title names it). */
 export function backendPids(database: string): number[] {
