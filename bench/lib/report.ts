@@ -131,10 +131,10 @@ export function ratioLines(r: Ratios): string {
   ].join('\n');
 }
 
-/** Right-aligned columns but the first; a line of dashes under the header. */
-function columns(header: string[], lines: string[][]): string {
+/** Columns right-aligned but the first (and those in `left`); a line of dashes under the header. */
+function columns(header: string[], lines: string[][], left: number[] = []): string {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 || left.includes(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
   return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(fmt)].join('\n');
 }
 
@@ -204,5 +204,6 @@ export function summaryTable(items: SummaryItem[]): string {
   return columns(
     ['ratio', 'median (range)', 'target', 'verdict', 'notes'],
     items.map((i) => [i.label, showSpread(i.value), i.target === undefined ? '-' : `>= ${i.target}`, verdict(i), i.note ?? '']),
-  ).split('\n').map((l) => l.trimEnd()).join('\n');
+    [3, 4],
+  );
 }
