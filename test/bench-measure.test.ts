@@ -63,8 +63,8 @@ describe('several samples, each request one of them at random', () => {
   });
   afterAll(() => new Promise((resolve) => multi.close(resolve)));
 
-  const samples = (wrong?: string): Sample[] => ['/1', '/2', '/3'].map((p) => ({
-    request: p === '/3' ? { method: 'POST', path: p, headers: { 'content-type': 'text/plain' }, body: 'héllo' } : { method: 'GET', path: p, headers: {} },
+  const samples = (wrong?: string): Sample[] => ['/1', '/2', '/3'].map((p): Sample => ({
+    request: p === '/3' ? { method: 'POST', path: p, headers: { 'content-type': 'text/plain' }, body: 'héllo' } : { method: 'GET', path: p, headers: {} as Record<string, string> },
     expected: p === wrong ? answer(p, 'x') : answer(p, p === '/3' ? 'héllo' : ''),
   }));
 
