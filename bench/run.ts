@@ -53,7 +53,8 @@ const USAGE = `usage: npm run bench -- [options]
   --pgbench-clients <n>        pgbench clients: the service's pool [$SVAPI_DB_POOL_MAX or 10]
   --pgbench-threads <n>        pgbench threads (-j)                              [2]
   --pgbench-protocol <p>       prepared, extended or simple (-M)                 [prepared]
-  --profile                    CPU-profile the service (node --cpu-prof) and print where its time goes
+  --profile                    CPU-profile the service (node --cpu-prof; the cached part's and the
+                               uncached part's measured process) and print where its time goes
   --keep-db                    keep the fresh sample database`;
 
 const { values: args } = parseArgs({
@@ -195,6 +196,7 @@ async function main(): Promise<void> {
 
     // 2. The service, in a child process, as deployed (NODE_ENV=production), limits out of the way.
     const profileDir = path.join(RESULTS, `${stamp}-${label}-profile`);
+    const uncachedProfileDir = path.join(RESULTS, `${stamp}-${label}-uncached-profile`);
     const serviceEnv: NodeJS.ProcessEnv = {
       ...process.env, NODE_ENV: 'production', DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn',
       SVAPI_NAMESPACE: 'SVAPI', SVAPI_PUBLIC_URL: '', SVAPI_RATE_LIMIT: '2147483647', SVAPI_AUTH_FAIL_LIMIT: '2147483647',
@@ -311,8 +313,10 @@ async function main(): Promise<void> {
       dbUrl: db.url, dbName: db.name, key, serviceEnv, start, stop, opts, rounds: roundCount,
       pgbench: { binary: args.pgbench ?? findPgbench(), clients: pgbenchClients, threads: pgbenchThreads, protocol: args['pgbench-protocol'] as 'prepared' },
       dir: path.join(RESULTS, `${stamp}-${label}-pgbench`),
+      profileDir: args.profile ? uncachedProfileDir : undefined,
       log, progress: (t) => process.stdout.write(t),
     }, uncachedSelected) : [];
+    const uncachedProfile = args.profile ? summarizeProfile(uncachedProfileDir) : undefined;
 
     // 6. Report.
     const results = cached?.results ?? [];
@@ -350,7 +354,8 @@ async function main(): Promise<void> {
       log(`\ncompression, ${COMPRESSED_CASE} (cached), medians of ${roundCount} round(s):`);
       for (const c of compression) log(`  ${compressionLine(c)}`);
     }
-    if (cached?.profileSummary) log(`\nservice CPU profile (${cached.profileSummary.file}):\n${cached.profileSummary.text}`);
+    if (cached?.profileSummary) log(`\nservice CPU profile, cached part (${cached.profileSummary.file}):\n${cached.profileSummary.text}`);
+    if (uncachedProfile) log(`\nservice CPU profile, uncached part (${uncachedProfile.file}):\n${uncachedProfile.text}`);
     const flagged = [
       ...results.filter((c) => c.measurement.flagged).map((c) => c.name),
       ...uncached.filter((u) => u.rounds.some((x) => x.service.flagged)).map((u) => u.name),
@@ -380,6 +385,7 @@ async function main(): Promise<void> {
       compression,
       summary: summaryItems(r, uncached, compression).map((i) => ({ ...i, verdict: verdict(i) })),
       profile_summary: cached?.profileSummary,
+      uncached_profile_summary: uncachedProfile,
       flagged,
     }, null, 2)}\n`);
     log(`\nresults: ${path.relative(ROOT, out)} (service log: ${path.relative(ROOT, serviceLog.path as string)}); ${Math.round((Date.now() - started) / 1000)} s`);

@@ -10,12 +10,13 @@ const plain = Buffer.from(`<r>${'<Global><AreaName>Camp Ñandú</AreaName></Glob
 let server: http.Server;
 let origin: string;
 let gzipBody = zlib.gzipSync(plain);
+let compresses = true;
 
 beforeAll(async () => {
   // gzip when asked (br is not offered), as a service that knows one coding would.
   server = http.createServer((req, res) => {
     req.resume();
-    if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+    if (compresses && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
       res.setHeader('Content-Encoding', 'gzip');
       res.end(gzipBody);
     } else res.end(plain);
@@ -37,6 +38,13 @@ test('gzip is measured and its bytes reported; br, answered uncompressed, is rep
   expect(gzip.wireBytes).toBeLessThan(plain.length);
   expect(gzip.vsPlain).not.toBeNull();
   expect(br).toMatchObject({ encoding: 'br', contentEncoding: null, rounds: [], vsPlain: null });
+});
+
+test('a service that compresses nothing: reported, and nothing measured', async () => {
+  compresses = false;
+  const results = await run();
+  compresses = true;
+  expect(results.map((r) => [r.encoding, r.contentEncoding, r.rounds.length])).toEqual([['identity', null, 0], ['gzip', null, 0], ['br', null, 0]]);
 });
 
 test('a compressed answer that does not inflate to the plain one stops the run', async () => {

@@ -35,6 +35,7 @@ export function summaryItems(r: Ratios, uncached: UncachedResult[], compression:
 
 export function compressionLine(c: CompressionResult): string {
   const asked = c.encoding === 'identity' ? 'no Accept-Encoding' : `Accept-Encoding ${c.encoding}`;
+  if (!c.rounds.length && c.encoding === 'identity') return `${asked}: ${kb(c.bodyBytes)} (not measured again: nothing compressed to compare it with)`;
   if (!c.rounds.length) return `${asked}: answered uncompressed (no Content-Encoding), ${kb(c.bodyBytes)}: not measured`;
   return `${asked}: ${c.contentEncoding ? `Content-Encoding ${c.contentEncoding}, ` : ''}body ${kb(c.bodyBytes)}, ${kb(c.wireBytes ?? 0)} per response on the wire, `
     + `${c.medianRps?.toFixed(0)} rps, ${c.medianSrvMsPerReq?.toFixed(2)} srv ms/req${c.vsPlain ? `, ${c.vsPlain.median.toFixed(3)}x the plain rps` : ''}`;

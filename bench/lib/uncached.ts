@@ -87,6 +87,8 @@ export interface UncachedContext {
   pgbench: Omit<PgbenchOptions, 'url' | 'dir' | 'seconds'>;
   /** Where the pgbench scripts and the captured statements go. */
   dir: string;
+  /** Run the measured service under `node --cpu-prof`, writing its profile here. */
+  profileDir?: string;
   log(s: string): void;
   progress(s: string): void;
 }
@@ -202,7 +204,8 @@ export async function runUncached(ctx: UncachedContext, cases: UncachedCase[]): 
   }
   fs.writeFileSync(path.join(ctx.dir, 'workloads.json'), `${JSON.stringify(Object.fromEntries(workloads), null, 2)}\n`);
 
-  const service = await ctx.start(['bin/svapi.js', 'serve', '--workers', '1'], { ...ctx.serviceEnv, SVAPI_CACHE_MB: '0' }, /svapi listening on (http:\/\/\S+)/);
+  const nodeArgs = ctx.profileDir ? ['--cpu-prof', '--cpu-prof-dir', ctx.profileDir] : [];
+  const service = await ctx.start([...nodeArgs, 'bin/svapi.js', 'serve', '--workers', '1'], { ...ctx.serviceEnv, SVAPI_CACHE_MB: '0' }, /svapi listening on (http:\/\/\S+)/);
   const origin = service.match[1];
   try {
     const wire = new Map<string, Record<Encoding, number | null>>();
