@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCases, countRecords, PROFILES, type BenchCase, type DatasetProfile } from './lib/cases';
 import {
-  databaseUrl, describeDatabase, existingDatabase, freshSampleDatabase, redact, type BenchDatabase,
+  backendsOfClient, databaseUrl, describeDatabase, existingDatabase, freshSampleDatabase, redact, type BenchDatabase,
 } from './lib/database';
 import { measure, type Measurement, type MeasureOptions, type Target } from './lib/measure';
 import { ROOT, runSvapi, startChild, type Child } from './lib/proc';
@@ -248,7 +248,7 @@ async function main(): Promise<void> {
         process.stdout.write(`[${i + 1}/${cases.length}] ${c.name} (${exp.records} records, ${(Buffer.byteLength(exp.text) / 1024).toFixed(1)} KB${settleMs > 1000 ? `, settled ${settleMs} ms` : ''}) ... `);
         const target: Target = { origin, request: c.request, expected: exp.text };
         let inService: ServiceLatency | undefined;
-        const m = await measure(target, service.child.pid, opts, db.name, async () => {
+        const m = await measure(target, service.child.pid, opts, () => backendsOfClient(db.url, service.child.pid), async () => {
           const before = await scrapeBuckets(origin, c.operation.name, c.binding);
           return async () => { inService = serviceLatency(before, await scrapeBuckets(origin, c.operation.name, c.binding)); };
         });
@@ -310,7 +310,7 @@ async function main(): Promise<void> {
     const uncachedList = runUncachedPart ? await uncachedCases(db.url, profile, seed) : [];
     const uncachedSelected = args.only ? uncachedList.filter((c) => c.name.toLowerCase().includes(args.only!.toLowerCase())) : uncachedList;
     const uncached = uncachedSelected.length ? await runUncached({
-      dbUrl: db.url, dbName: db.name, key, serviceEnv, start, stop, opts, rounds: roundCount,
+      dbUrl: db.url, key, serviceEnv, start, stop, opts, rounds: roundCount,
       pgbench: { binary: args.pgbench ?? findPgbench(), clients: pgbenchClients, threads: pgbenchThreads, protocol: args['pgbench-protocol'] as 'prepared' },
       dir: path.join(RESULTS, `${stamp}-${label}-pgbench`),
       profileDir: args.profile ? uncachedProfileDir : undefined,

@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { backendPids, cpuSeconds, peakRss, resetPeak, rssSampler } from './proc';
+import { cpuSeconds, peakRss, resetPeak, rssSampler } from './proc';
 import type { Request } from './cases';
 
 /** A request and the answer every response to it must be (a correct answer fetched before the run). */
@@ -171,15 +171,16 @@ export async function measure(
   target: Target,
   serverPid: number,
   opts: MeasureOptions,
-  database?: string,
+  /** The Postgres backends serving the server (their CPU is counted); none: not counted. */
+  backends?: () => Promise<number[]>,
   aroundRun?: () => Promise<() => Promise<void>>,
 ): Promise<Measurement> {
   if (opts.warmupSeconds > 0) await cannon(target, opts.connections, opts.warmupSeconds);
   const afterRun = await aroundRun?.();
   const exactPeak = resetPeak(serverPid);
   const sampler = rssSampler(serverPid);
-  const backends = database ? backendPids(database) : [];
-  const pgCpu = () => backends.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const pgPids = backends ? await backends() : [];
+  const pgCpu = () => pgPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const cpu0 = { server: cpuSeconds(serverPid), pg: pgCpu(), me: process.cpuUsage(), at: process.hrtime.bigint() };
   const result = await cannon(target, opts.connections, opts.durationSeconds);
   const wall = Number(process.hrtime.bigint() - cpu0.at) / 1e9;
@@ -204,7 +205,7 @@ export async function measure(
     peakRssSource: exactPeak ? 'VmHWM' : 'VmRSS-poll',
     cpuPct: {
       server: pct(serverCpu),
-      postgres: database ? pct(pgCpu() - cpu0.pg) : null,
+      postgres: backends ? pct(pgCpu() - cpu0.pg) : null,
       loadGenerator: pct((me.user + me.system) / 1e6),
     },
     cpuMsPerRequest: { server: 0, postgres: null },

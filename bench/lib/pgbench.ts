@@ -6,7 +6,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { backendPids, tryCpuSeconds } from './proc';
+import { backendsOfClient } from './database';
+import { tryCpuSeconds } from './proc';
 
 /** A statement as the service sent it: its text ($1, $2, ...), its parameters as text, its name. */
 export interface Statement {
@@ -210,40 +211,45 @@ export async function runPgbench(workload: PgbenchWorkload, o: PgbenchOptions): 
   let err = '';
   proc.stdout.on('data', (d) => (out += d));
   proc.stderr.on('data', (d) => (err += d));
-  // CPU: first and last reading of every backend of the database seen while pgbench runs (they
-  // are gone when it ends), and of pgbench itself.
-  const first = new Map<number, number>();
+  // CPU: the backends serving pgbench's connections (found by its ports; new, so all their CPU
+  // is pgbench's, connection start included) and pgbench itself, read every 50 ms while it runs
+  // (the backends are gone when it ends). New backends are looked for every second, and at first
+  // every 100 ms while the connections open.
   const last = new Map<number, number>();
+  const backends = new Set<number>();
   let polls = 0;
+  let looking: Promise<void> | undefined;
+  const lookForBackends = () => {
+    looking ??= backendsOfClient(o.url, proc.pid!)
+      .then((pids) => pids.forEach((pid) => backends.add(pid)), () => {})
+      .finally(() => (looking = undefined));
+  };
   const poll = () => {
-    // Every 50 ms at first (the connections open), then every 500 ms: new backends.
-    const pids = polls < 40 || polls % 10 === 0 ? [...new Set([...last.keys(), ...backendPids(database), proc.pid!])] : [...last.keys()];
+    if (polls < 20 ? polls % 2 === 0 : polls % 20 === 0) lookForBackends();
     polls++;
-    for (const pid of pids) {
+    for (const pid of [proc.pid!, ...backends]) {
       const s = tryCpuSeconds(pid);
-      if (s === undefined) continue;
-      if (!first.has(pid)) first.set(pid, s);
-      last.set(pid, s);
+      if (s !== undefined) last.set(pid, s);
     }
   };
-  poll();
+  const first = tryCpuSeconds(proc.pid!) ?? 0;
   const timer = setInterval(poll, 50);
   const code = await new Promise<number | null>((resolve, reject) => {
     proc.once('error', reject);
     proc.once('exit', resolve);
   }).finally(() => clearInterval(timer));
+  await looking;
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   const command = `pgbench ${args.map((a) => (/^[\w./:=,-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ')}`;
   if (code !== 0) throw new Error(`pgbench exited with ${code}: ${(err || out).slice(-2000)}\n(${command.slice(0, 500)})`);
   const parsed = parsePgbenchOutput(out);
-  const used = (pid: number) => (last.get(pid) ?? 0) - (first.get(pid) ?? 0);
-  const pg = [...last.keys()].filter((pid) => pid !== proc.pid).reduce((n, pid) => n + used(pid), 0);
+  const pg = [...backends].reduce((n, pid) => n + (last.get(pid) ?? 0), 0);
   const pct = (s: number) => Math.round((s / wall) * 1000) / 10;
   return {
     ...parsed,
     pgCpuPct: pct(pg),
     pgCpuMsPerTx: parsed.transactions ? Math.round((pg * 1000 * 100) / parsed.transactions) / 100 : 0,
-    pgbenchCpuPct: pct(used(proc.pid!)),
+    pgbenchCpuPct: pct((last.get(proc.pid!) ?? first) - first),
     command,
   };
 }

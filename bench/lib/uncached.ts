@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { Rng } from '../../src/generate/rng';
+import { backendsOfClient } from './database';
 import { buildRequest, countRecords, type Binding, type DatasetProfile, type Operation } from './cases';
 import { compressedSizes, ENCODINGS, inflatesTo, rawFetch, type Encoding, type Sizes } from './encoding';
 import { measure, type Measurement, type MeasureOptions, type Sample } from './measure';
@@ -76,7 +77,6 @@ const DATA_TABLE = /\b(weapons|weapon_damage|items|monsters|players|hunting_glob
 
 export interface UncachedContext {
   dbUrl: string;
-  dbName: string;
   key: { DevID: number; DevKey: string };
   /** The service's environment (the answer cache off is added here). */
   serviceEnv: NodeJS.ProcessEnv;
@@ -232,7 +232,7 @@ export async function runUncached(ctx: UncachedContext, cases: UncachedCase[]): 
         const measured: [Prepared, Measurement][] = [];
         for (const p of members) {
           ctx.progress(`[uncached round ${r}/${ctx.rounds}] ${p.c.name} ... `);
-          const m = await measure({ origin, samples: p.samples }, service.child.pid, ctx.opts, ctx.dbName);
+          const m = await measure({ origin, samples: p.samples }, service.child.pid, ctx.opts, () => backendsOfClient(ctx.dbUrl, service.child.pid));
           measured.push([p, m]);
           ctx.log(`${m.rps.toFixed(0)} rps, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, ${m.cpuMsPerRequest.server.toFixed(2)} srv ms/req${m.flagged ? '  FLAGGED' : ''}`);
         }
