@@ -1,26 +1,26 @@
 /**
- * `npm run bench -- [--dataset sample|scale100] [--duration 10] ...`: throughput, latency and
- * memory of the service on a real Postgres, next to two references on the same machine.
- * Everything listens on 127.0.0.1. See bench/README.md.
+ * `npm run bench -- [--dataset sample|scale10] [--duration 10] ...`: throughput, latency and
+ * memory of the service on a real Postgres, next to two references on the same machine
+ * (lib/cached.ts), and with the answer cache off and random parameters next to pgbench on the
+ * same SQL (lib/uncached.ts); one summary of every ratio. Everything listens on 127.0.0.1. See
+ * bench/README.md.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildCases, countRecords, PROFILES, type BenchCase, type DatasetProfile } from './lib/cases';
+import { runCachedCases } from './lib/cached';
+import { PROFILES, type DatasetProfile } from './lib/cases';
+import { COMPRESSED_CASE } from './lib/compression';
 import {
-  backendsOfClient, databaseUrl, describeDatabase, existingDatabase, freshSampleDatabase, redact, type BenchDatabase,
+  databaseUrl, describeDatabase, existingDatabase, freshSampleDatabase, redact, type BenchDatabase,
 } from './lib/database';
-import { measure, type Measurement, type MeasureOptions, type Target } from './lib/measure';
+import { compressedSizes } from './lib/encoding';
+import type { MeasureOptions } from './lib/measure';
+import { findPgbench } from './lib/pgbench';
 import { ROOT, runSvapi, startChild, type Child } from './lib/proc';
 import { summarizeProfile } from './lib/profile';
-import { scrapeBuckets, serviceLatency, type ServiceLatency } from './lib/service-latency';
-import { COMPRESSED_CASE, measureCompression, type CompressionResult } from './lib/compression';
-import { compressedSizes } from './lib/encoding';
-import { findPgbench } from './lib/pgbench';
-import {
-  ratioLines, ratios, sizesTable, summaryTable, table, toRound, uncachedTable, verdict, type CaseResult, type Round,
-} from './lib/report';
+import { ratioLines, ratios, sizesTable, summaryTable, table, uncachedTable, verdict } from './lib/report';
 import { compressionLine, summaryItems } from './lib/summary';
 import { runUncached, uncachedCases } from './lib/uncached';
 import { runOverload } from './overload';
@@ -145,26 +145,6 @@ async function stop(child: Child) {
   children.delete(child);
 }
 
-async function fetchChecked(origin: string, req: BenchCase['request']): Promise<{ status: number; text: string; type: string }> {
-  const res = await fetch(`${origin}${req.path}`, { method: req.method, headers: req.headers, body: req.body });
-  return { status: res.status, text: await res.text(), type: res.headers.get('content-type') ?? '' };
-}
-
-/** The fixed GetMonster answer for the node-soap reference, taken from our own response. */
-function monsterObject(xml: string): Record<string, unknown> {
-  const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
-  const field = (name: string) => {
-    const m = new RegExp(`<(?:[\\w.-]+:)?${name}>([^<]*)</(?:[\\w.-]+:)?${name}>`).exec(xml);
-    return m ? unescape(m[1]) : undefined;
-  };
-  const description = /<(?:[\w.-]+:)?Description>\s*<(?:[\w.-]+:)?Description>([^<]*)</.exec(xml);
-  return {
-    MonsterName: field('MonsterName'),
-    MonsterID: Number(field('MonsterID')),
-    Description: description ? { Description: unescape(description[1]), ItemPictureURL: field('ItemPictureURL') } : undefined,
-  };
-}
-
 async function main(): Promise<void> {
   const started = Date.now();
   const loadBefore = os.loadavg();
@@ -194,7 +174,7 @@ async function main(): Promise<void> {
     const key = JSON.parse(await runSvapi(['keys', 'create', '--name', `bench ${stamp}`, '--json'], adminEnv)) as { DevID: number; DevKey: string };
     cleanups.unshift(() => runSvapi(['keys', 'revoke', String(key.DevID)], adminEnv));
 
-    // 2. The service, in a child process, as deployed (NODE_ENV=production), limits out of the way.
+    // 2. The service's environment: as deployed (NODE_ENV=production), limits out of the way.
     const profileDir = path.join(RESULTS, `${stamp}-${label}-profile`);
     const uncachedProfileDir = path.join(RESULTS, `${stamp}-${label}-uncached-profile`);
     const serviceEnv: NodeJS.ProcessEnv = {
@@ -204,109 +184,15 @@ async function main(): Promise<void> {
       SVAPI_MAX_IN_FLIGHT: '1000000',
       ...(args.cache === 'off' ? { SVAPI_CACHE_MB: '0' } : {}),
     };
-    const cachedPart = async () => {
-      const nodeArgs = args.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-      const service = await start([...nodeArgs, 'bin/svapi.js', 'serve', '--workers', '1'], serviceEnv, /svapi listening on (http:\/\/\S+)/);
-      const origin = service.match[1];
-      log(`service: pid ${service.child.pid} at ${origin}`);
+    // 3. The cached cases, the references and compression (lib/cached.ts).
+    const cached = runCached ? await runCachedCases({
+      serviceEnv, dbUrl: db.url, profile, key, opts, primeSeconds, rounds: roundCount, only: args.only,
+      skipRefs: args['skip-refs']!, skipCompression: args['skip-compression']!, profileDir: args.profile ? profileDir : undefined,
+      start, stop, log, progress: (t) => process.stdout.write(t),
+    }) : undefined;
+    const cachedProfile = runCached && args.profile ? summarizeProfile(profileDir) : undefined;
 
-      // 3. Every case's answer is checked once before it is measured.
-      const allCases = buildCases(profile, key.DevID, key.DevKey);
-      const cases = args.only ? allCases.filter((c) => c.name.toLowerCase().includes(args.only!.toLowerCase())) : allCases;
-      const expected = new Map<string, { text: string; records: number }>();
-      for (const c of allCases) {
-        const r = await fetchChecked(origin, c.request);
-        if (r.status !== 200) throw new Error(`${c.name}: status ${r.status}: ${r.text.slice(0, 400)}`);
-        expected.set(c.name, { text: r.text, records: countRecords(r.text, c.operation.record) });
-      }
-
-      // Prime: every case briefly, so the first measured case does not pay for JIT and lazy loading
-      // (at 8 connections: a slow case must not leave a deep backlog behind).
-      if (primeSeconds > 0) {
-        const primeConnections = Math.min(8, opts.connections);
-        process.stdout.write(`priming: every case for ${primeSeconds} s at ${primeConnections} connections ... `);
-        for (const c of cases) {
-          await measure({ origin, request: c.request, expected: expected.get(c.name)!.text }, service.child.pid,
-            { connections: primeConnections, warmupSeconds: 0, durationSeconds: primeSeconds });
-        }
-        log('done');
-      }
-
-      const results: CaseResult[] = [];
-      for (const [i, c] of cases.entries()) {
-        const exp = expected.get(c.name)!;
-        // Settle: a slow case leaves queued work in the service after its clients are gone. One
-        // request of this case, checked again, waits behind that backlog before the warm-up starts.
-        const settled = Date.now();
-        let again = await fetchChecked(origin, c.request);
-        while (again.status !== 200 && Date.now() - settled < 30_000) {
-          await new Promise((resolve) => setTimeout(resolve, 1_000));
-          again = await fetchChecked(origin, c.request);
-        }
-        if (again.status !== 200 || again.text !== exp.text) throw new Error(`${c.name}: the answer changed (status ${again.status})`);
-        const settleMs = Date.now() - settled;
-        process.stdout.write(`[${i + 1}/${cases.length}] ${c.name} (${exp.records} records, ${(Buffer.byteLength(exp.text) / 1024).toFixed(1)} KB${settleMs > 1000 ? `, settled ${settleMs} ms` : ''}) ... `);
-        const target: Target = { origin, request: c.request, expected: exp.text };
-        let inService: ServiceLatency | undefined;
-        const m = await measure(target, service.child.pid, opts, () => backendsOfClient(db.url, service.child.pid), async () => {
-          const before = await scrapeBuckets(origin, c.operation.name, c.binding);
-          return async () => { inService = serviceLatency(before, await scrapeBuckets(origin, c.operation.name, c.binding)); };
-        });
-        results.push({ name: c.name, operation: c.operation.name, binding: c.binding, records: exp.records, measurement: m, inService });
-        log(`${m.rps.toFixed(0)} rps, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms (in the service: p99 <= ${inService?.p99AtMostMs ?? '?'} ms), ${m.peakRssMB} MB${m.flagged ? '  FLAGGED' : ''}`);
-      }
-      // 4. The references, each in its own child process, with the SOAP 1.1 GetMonster request,
-      // started next to the service (idle while it is not measured). The machine's speed drifts (on
-      // a shared VM the ceiling alone has measured anywhere from 15,000 to 29,000 rps in one
-      // session), so each ratio is taken in rounds: ours and its reference measured back to back,
-      // the ratio per round, and the median of the rounds reported.
-      const rounds: Round[] = [];
-      const refs: Record<string, Measurement> = {};
-      if (!args['skip-refs']) {
-        const getMonster = (binding: string) => allCases.find((c) => c.operation.name === 'GetMonster' && c.binding === binding)!;
-        const [soap11, httpGet] = [getMonster('SOAP 1.1'), getMonster('HTTP GET')];
-        const ours11 = expected.get(soap11.name)!;
-        const request = soap11.request;
-        const soapRef = await start(['bin/run-ts.js', 'bench/refs/node-soap.ts', JSON.stringify(monsterObject(ours11.text))], process.env, /^\{"url"/);
-        const soapOrigin = new URL(JSON.parse(soapRef.match.input!).url).origin;
-        const soapAnswer = await fetchChecked(soapOrigin, request);
-        if (soapAnswer.status !== 200 || !soapAnswer.text.includes('MonsterName')) {
-          throw new Error(`node-soap reference: status ${soapAnswer.status}: ${soapAnswer.text.slice(0, 400)}`);
-        }
-        const bodyFile = path.join(os.tmpdir(), `svapi-bench-${process.pid}.xml`);
-        fs.writeFileSync(bodyFile, ours11.text);
-        const raw = await start(['bin/run-ts.js', 'bench/refs/raw-http.ts', bodyFile], process.env, /^\{"url"/);
-        const rawOrigin = new URL(JSON.parse(raw.match.input!).url).origin;
-
-        for (let i = 1; i <= roundCount; i++) {
-          process.stdout.write(`[round ${i}/${roundCount}] GetMonster SOAP 1.1 vs bare node-soap, HTTP GET vs raw http ceiling ... `);
-          const soapOurs = await measure({ origin, request, expected: ours11.text }, service.child.pid, opts);
-          const soapRefM = await measure({ origin: soapOrigin, request, expected: soapAnswer.text }, soapRef.child.pid, opts);
-          const httpOurs = await measure({ origin, request: httpGet.request, expected: expected.get(httpGet.name)!.text }, service.child.pid, opts);
-          const rawM = await measure({ origin: rawOrigin, request, expected: ours11.text }, raw.child.pid, opts);
-          const round = toRound(soapOurs, soapRefM, httpOurs, rawM);
-          rounds.push(round);
-          if (i === 1) Object.assign(refs, { 'node-soap': soapRefM, 'raw-http': rawM });
-          log(`${round.soap11.toFixed(3)}, ${round.httpGet.toFixed(3)}; SOAP 1.1 vs ceiling ${round.soap11VsCeiling.toFixed(3)} (node-soap ${soapRefM.rps.toFixed(0)} rps, ceiling ${rawM.rps.toFixed(0)} rps)`);
-        }
-        await stop(soapRef.child);
-        await stop(raw.child);
-        fs.rmSync(bodyFile, { force: true });
-      }
-      let compression: CompressionResult[] = [];
-      const globals = allCases.find((c) => c.operation.name === 'GetMonsterGlobals' && c.binding === 'HTTP GET')!;
-      if (!args['skip-compression']) {
-        log(`${globals.name}, plain and with Accept-Encoding gzip and br, in ${roundCount} rounds:`);
-        compression = await measureCompression(origin, globals.request, Buffer.from(expected.get(globals.name)!.text), service.child.pid,
-          opts, roundCount, (t) => process.stdout.write(t), log);
-      }
-      await stop(service.child);
-      const profileSummary = args.profile ? summarizeProfile(profileDir) : undefined;
-      return { results, rounds, refs, compression, profileSummary, expected };
-    };
-    const cached = runCached ? await cachedPart() : undefined;
-
-    // 5. The uncached workload next to pgbench.
+    // 4. The uncached workload next to pgbench (lib/uncached.ts).
     const uncachedList = runUncachedPart ? await uncachedCases(db.url, profile, seed) : [];
     const uncachedSelected = args.only ? uncachedList.filter((c) => c.name.toLowerCase().includes(args.only!.toLowerCase())) : uncachedList;
     const uncached = uncachedSelected.length ? await runUncached({
@@ -318,7 +204,7 @@ async function main(): Promise<void> {
     }, uncachedSelected) : [];
     const uncachedProfile = args.profile ? summarizeProfile(uncachedProfileDir) : undefined;
 
-    // 6. Report.
+    // 5. Report.
     const results = cached?.results ?? [];
     const rounds = cached?.rounds ?? [];
     const refs = cached?.refs ?? {};
@@ -354,7 +240,7 @@ async function main(): Promise<void> {
       log(`\ncompression, ${COMPRESSED_CASE} (cached), medians of ${roundCount} round(s):`);
       for (const c of compression) log(`  ${compressionLine(c)}`);
     }
-    if (cached?.profileSummary) log(`\nservice CPU profile, cached part (${cached.profileSummary.file}):\n${cached.profileSummary.text}`);
+    if (cachedProfile) log(`\nservice CPU profile, cached part (${cachedProfile.file}):\n${cachedProfile.text}`);
     if (uncachedProfile) log(`\nservice CPU profile, uncached part (${uncachedProfile.file}):\n${uncachedProfile.text}`);
     const flagged = [
       ...results.filter((c) => c.measurement.flagged).map((c) => c.name),
@@ -384,7 +270,7 @@ async function main(): Promise<void> {
       uncached,
       compression,
       summary: summaryItems(r, uncached, compression).map((i) => ({ ...i, verdict: verdict(i) })),
-      profile_summary: cached?.profileSummary,
+      profile_summary: cachedProfile,
       uncached_profile_summary: uncachedProfile,
       flagged,
     }, null, 2)}\n`);
