@@ -1,21 +1,28 @@
 /**
- * `npm run bench -- [--dataset sample|scale100] [--duration 10] ...`: throughput, latency and
- * memory of the service on a real Postgres, next to two references on the same machine.
- * Everything listens on 127.0.0.1. See bench/README.md.
+ * `npm run bench -- [--dataset sample|scale10] [--duration 10] ...`: throughput, latency and
+ * memory of the service on a real Postgres, next to two references on the same machine
+ * (lib/cached.ts), and with the answer cache off and random parameters next to pgbench on the
+ * same SQL (lib/uncached.ts); one summary of every ratio. Everything listens on 127.0.0.1. See
+ * bench/README.md.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildCases, countRecords, PROFILES, type BenchCase, type DatasetProfile } from './lib/cases';
+import { runCachedCases } from './lib/cached';
+import { PROFILES, type DatasetProfile } from './lib/cases';
+import { COMPRESSED_CASE } from './lib/compression';
 import {
   databaseUrl, describeDatabase, existingDatabase, freshSampleDatabase, redact, type BenchDatabase,
 } from './lib/database';
-import { measure, type Measurement, type MeasureOptions, type Target } from './lib/measure';
+import { compressedSizes } from './lib/encoding';
+import type { MeasureOptions } from './lib/measure';
+import { findPgbench } from './lib/pgbench';
 import { ROOT, runSvapi, startChild, type Child } from './lib/proc';
 import { summarizeProfile } from './lib/profile';
-import { scrapeBuckets, serviceLatency, type ServiceLatency } from './lib/service-latency';
-import { ratioLines, ratios, table, toRound, type CaseResult, type Round } from './lib/report';
+import { ratioLines, ratios, sizesTable, summaryTable, table, uncachedTable, verdict } from './lib/report';
+import { compressionLine, summaryItems } from './lib/summary';
+import { runUncached, uncachedCases } from './lib/uncached';
 import { runOverload } from './overload';
 
 const USAGE = `usage: npm run bench -- [options]
@@ -34,10 +41,20 @@ const USAGE = `usage: npm run bench -- [options]
   --connections <n>            concurrent connections                           [64]
   --cache <on|off>             the service's answer cache (off: SVAPI_CACHE_MB=0, so every
                                request reads the database)                      [on]
-  --rounds <n>                 rounds of the two ratios (median reported)       [3]
-  --only <text>                run only the cases whose name contains <text>
+  --rounds <n>                 rounds of every ratio (median reported)          [3]
+  --only <text>                run only the cases (cached and uncached) whose name contains <text>
   --skip-refs                  do not measure the node-soap and raw-http references
-  --profile                    CPU-profile the service (node --cpu-prof) and print where its time goes
+  --skip-compression           do not measure GetMonsterGlobals 100 with Accept-Encoding gzip and br
+  --uncached-only              only the uncached workload next to pgbench (no cached cases,
+                               references or compression)
+  --skip-uncached              no uncached workload
+  --seed <n>                   seed of the uncached samples (monsters, players)  [1]
+  --pgbench <path>             pgbench                     [$(pg_config --bindir)/pgbench]
+  --pgbench-clients <n>        pgbench clients: the service's pool [$SVAPI_DB_POOL_MAX or 10]
+  --pgbench-threads <n>        pgbench threads (-j)                              [2]
+  --pgbench-protocol <p>       prepared, extended or simple (-M)                 [prepared]
+  --profile                    CPU-profile the service (node --cpu-prof; the cached part's and the
+                               uncached part's measured process) and print where its time goes
   --keep-db                    keep the fresh sample database`;
 
 const { values: args } = parseArgs({
@@ -53,6 +70,14 @@ const { values: args } = parseArgs({
     rounds: { type: 'string', default: '3' },
     cache: { type: 'string', default: 'on' },
     'skip-refs': { type: 'boolean', default: false },
+    'skip-compression': { type: 'boolean', default: false },
+    'uncached-only': { type: 'boolean', default: false },
+    'skip-uncached': { type: 'boolean', default: false },
+    seed: { type: 'string', default: '1' },
+    pgbench: { type: 'string' },
+    'pgbench-clients': { type: 'string', default: process.env.SVAPI_DB_POOL_MAX ?? '10' },
+    'pgbench-threads': { type: 'string', default: '2' },
+    'pgbench-protocol': { type: 'string', default: 'prepared' },
     profile: { type: 'boolean', default: false },
     'keep-db': { type: 'boolean', default: false },
     overload: { type: 'boolean', default: false },
@@ -80,6 +105,19 @@ const opts: MeasureOptions = {
   warmupSeconds: positive('warmup', args.warmup!, 0),
   connections: positive('connections', args.connections!),
 };
+const seed = positive('seed', args.seed!, 0);
+const pgbenchClients = positive('pgbench-clients', args['pgbench-clients']!);
+const pgbenchThreads = positive('pgbench-threads', args['pgbench-threads']!);
+if (!['prepared', 'extended', 'simple'].includes(args['pgbench-protocol']!)) {
+  console.error(`--pgbench-protocol is prepared, extended or simple\n\n${USAGE}`);
+  process.exit(2);
+}
+if (args['uncached-only'] && args['skip-uncached']) {
+  console.error(`--uncached-only and --skip-uncached leave nothing to run\n\n${USAGE}`);
+  process.exit(2);
+}
+const runCached = !args['uncached-only'];
+const runUncachedPart = !args['skip-uncached'];
 if (!['on', 'off'].includes(args.cache!)) {
   console.error(`--cache is on or off\n\n${USAGE}`);
   process.exit(2);
@@ -105,26 +143,6 @@ async function start(args: string[], env: NodeJS.ProcessEnv, ready: RegExp) {
 async function stop(child: Child) {
   await child.stop();
   children.delete(child);
-}
-
-async function fetchChecked(origin: string, req: BenchCase['request']): Promise<{ status: number; text: string; type: string }> {
-  const res = await fetch(`${origin}${req.path}`, { method: req.method, headers: req.headers, body: req.body });
-  return { status: res.status, text: await res.text(), type: res.headers.get('content-type') ?? '' };
-}
-
-/** The fixed GetMonster answer for the node-soap reference, taken from our own response. */
-function monsterObject(xml: string): Record<string, unknown> {
-  const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
-  const field = (name: string) => {
-    const m = new RegExp(`<(?:[\\w.-]+:)?${name}>([^<]*)</(?:[\\w.-]+:)?${name}>`).exec(xml);
-    return m ? unescape(m[1]) : undefined;
-  };
-  const description = /<(?:[\w.-]+:)?Description>\s*<(?:[\w.-]+:)?Description>([^<]*)</.exec(xml);
-  return {
-    MonsterName: field('MonsterName'),
-    MonsterID: Number(field('MonsterID')),
-    Description: description ? { Description: unescape(description[1]), ItemPictureURL: field('ItemPictureURL') } : undefined,
-  };
 }
 
 async function main(): Promise<void> {
@@ -156,8 +174,9 @@ async function main(): Promise<void> {
     const key = JSON.parse(await runSvapi(['keys', 'create', '--name', `bench ${stamp}`, '--json'], adminEnv)) as { DevID: number; DevKey: string };
     cleanups.unshift(() => runSvapi(['keys', 'revoke', String(key.DevID)], adminEnv));
 
-    // 2. The service, in a child process, as deployed (NODE_ENV=production), limits out of the way.
+    // 2. The service's environment: as deployed (NODE_ENV=production), limits out of the way.
     const profileDir = path.join(RESULTS, `${stamp}-${label}-profile`);
+    const uncachedProfileDir = path.join(RESULTS, `${stamp}-${label}-uncached-profile`);
     const serviceEnv: NodeJS.ProcessEnv = {
       ...process.env, NODE_ENV: 'production', DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn',
       SVAPI_NAMESPACE: 'SVAPI', SVAPI_PUBLIC_URL: '', SVAPI_RATE_LIMIT: '2147483647', SVAPI_AUTH_FAIL_LIMIT: '2147483647',
@@ -165,111 +184,73 @@ async function main(): Promise<void> {
       SVAPI_MAX_IN_FLIGHT: '1000000',
       ...(args.cache === 'off' ? { SVAPI_CACHE_MB: '0' } : {}),
     };
-    const nodeArgs = args.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-    const service = await start([...nodeArgs, 'bin/svapi.js', 'serve', '--workers', '1'], serviceEnv, /svapi listening on (http:\/\/\S+)/);
-    const origin = service.match[1];
-    log(`service: pid ${service.child.pid} at ${origin}`);
+    // 3. The cached cases, the references and compression (lib/cached.ts).
+    const cached = runCached ? await runCachedCases({
+      serviceEnv, dbUrl: db.url, profile, key, opts, primeSeconds, rounds: roundCount, only: args.only,
+      skipRefs: args['skip-refs']!, skipCompression: args['skip-compression']!, profileDir: args.profile ? profileDir : undefined,
+      start, stop, log, progress: (t) => process.stdout.write(t),
+    }) : undefined;
+    const cachedProfile = runCached && args.profile ? summarizeProfile(profileDir) : undefined;
 
-    // 3. Every case's answer is checked once before it is measured.
-    const allCases = buildCases(profile, key.DevID, key.DevKey);
-    const cases = args.only ? allCases.filter((c) => c.name.toLowerCase().includes(args.only!.toLowerCase())) : allCases;
-    const expected = new Map<string, { text: string; records: number }>();
-    for (const c of allCases) {
-      const r = await fetchChecked(origin, c.request);
-      if (r.status !== 200) throw new Error(`${c.name}: status ${r.status}: ${r.text.slice(0, 400)}`);
-      expected.set(c.name, { text: r.text, records: countRecords(r.text, c.operation.record) });
-    }
-
-    // Prime: every case briefly, so the first measured case does not pay for JIT and lazy loading
-    // (at 8 connections: a slow case must not leave a deep backlog behind).
-    if (primeSeconds > 0) {
-      const primeConnections = Math.min(8, opts.connections);
-      process.stdout.write(`priming: every case for ${primeSeconds} s at ${primeConnections} connections ... `);
-      for (const c of cases) {
-        await measure({ origin, request: c.request, expected: expected.get(c.name)!.text }, service.child.pid,
-          { connections: primeConnections, warmupSeconds: 0, durationSeconds: primeSeconds });
-      }
-      log('done');
-    }
-
-    const results: CaseResult[] = [];
-    for (const [i, c] of cases.entries()) {
-      const exp = expected.get(c.name)!;
-      // Settle: a slow case leaves queued work in the service after its clients are gone. One
-      // request of this case, checked again, waits behind that backlog before the warm-up starts.
-      const settled = Date.now();
-      let again = await fetchChecked(origin, c.request);
-      while (again.status !== 200 && Date.now() - settled < 30_000) {
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-        again = await fetchChecked(origin, c.request);
-      }
-      if (again.status !== 200 || again.text !== exp.text) throw new Error(`${c.name}: the answer changed (status ${again.status})`);
-      const settleMs = Date.now() - settled;
-      process.stdout.write(`[${i + 1}/${cases.length}] ${c.name} (${exp.records} records, ${(Buffer.byteLength(exp.text) / 1024).toFixed(1)} KB${settleMs > 1000 ? `, settled ${settleMs} ms` : ''}) ... `);
-      const target: Target = { origin, request: c.request, expected: exp.text };
-      let inService: ServiceLatency | undefined;
-      const m = await measure(target, service.child.pid, opts, db.name, async () => {
-        const before = await scrapeBuckets(origin, c.operation.name, c.binding);
-        return async () => { inService = serviceLatency(before, await scrapeBuckets(origin, c.operation.name, c.binding)); };
-      });
-      results.push({ name: c.name, operation: c.operation.name, binding: c.binding, records: exp.records, measurement: m, inService });
-      log(`${m.rps.toFixed(0)} rps, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms (in the service: p99 <= ${inService?.p99AtMostMs ?? '?'} ms), ${m.peakRssMB} MB${m.flagged ? '  FLAGGED' : ''}`);
-    }
-    // 4. The references, each in its own child process, with the SOAP 1.1 GetMonster request,
-    // started next to the service (idle while it is not measured). The machine's speed drifts (on
-    // a shared VM the ceiling alone has measured anywhere from 15,000 to 29,000 rps in one
-    // session), so each ratio is taken in rounds: ours and its reference measured back to back,
-    // the ratio per round, and the median of the rounds reported.
-    const rounds: Round[] = [];
-    const refs: Record<string, Measurement> = {};
-    if (!args['skip-refs']) {
-      const getMonster = (binding: string) => allCases.find((c) => c.operation.name === 'GetMonster' && c.binding === binding)!;
-      const [soap11, httpGet] = [getMonster('SOAP 1.1'), getMonster('HTTP GET')];
-      const ours11 = expected.get(soap11.name)!;
-      const request = soap11.request;
-      const soapRef = await start(['bin/run-ts.js', 'bench/refs/node-soap.ts', JSON.stringify(monsterObject(ours11.text))], process.env, /^\{"url"/);
-      const soapOrigin = new URL(JSON.parse(soapRef.match.input!).url).origin;
-      const soapAnswer = await fetchChecked(soapOrigin, request);
-      if (soapAnswer.status !== 200 || !soapAnswer.text.includes('MonsterName')) {
-        throw new Error(`node-soap reference: status ${soapAnswer.status}: ${soapAnswer.text.slice(0, 400)}`);
-      }
-      const bodyFile = path.join(os.tmpdir(), `svapi-bench-${process.pid}.xml`);
-      fs.writeFileSync(bodyFile, ours11.text);
-      const raw = await start(['bin/run-ts.js', 'bench/refs/raw-http.ts', bodyFile], process.env, /^\{"url"/);
-      const rawOrigin = new URL(JSON.parse(raw.match.input!).url).origin;
-
-      for (let i = 1; i <= roundCount; i++) {
-        process.stdout.write(`[round ${i}/${roundCount}] GetMonster SOAP 1.1 vs bare node-soap, HTTP GET vs raw http ceiling ... `);
-        const soapOurs = await measure({ origin, request, expected: ours11.text }, service.child.pid, opts);
-        const soapRefM = await measure({ origin: soapOrigin, request, expected: soapAnswer.text }, soapRef.child.pid, opts);
-        const httpOurs = await measure({ origin, request: httpGet.request, expected: expected.get(httpGet.name)!.text }, service.child.pid, opts);
-        const rawM = await measure({ origin: rawOrigin, request, expected: ours11.text }, raw.child.pid, opts);
-        const round = toRound(soapOurs, soapRefM, httpOurs, rawM);
-        rounds.push(round);
-        if (i === 1) Object.assign(refs, { 'node-soap': soapRefM, 'raw-http': rawM });
-        log(`${round.soap11.toFixed(3)}, ${round.httpGet.toFixed(3)} (node-soap ${soapRefM.rps.toFixed(0)} rps, ceiling ${rawM.rps.toFixed(0)} rps)`);
-      }
-      await stop(soapRef.child);
-      await stop(raw.child);
-      fs.rmSync(bodyFile, { force: true });
-    }
-    await stop(service.child);
-    const profileSummary = args.profile ? summarizeProfile(profileDir) : undefined;
+    // 4. The uncached workload next to pgbench (lib/uncached.ts).
+    const uncachedList = runUncachedPart ? await uncachedCases(db.url, profile, seed) : [];
+    const uncachedSelected = args.only ? uncachedList.filter((c) => c.name.toLowerCase().includes(args.only!.toLowerCase())) : uncachedList;
+    const uncached = uncachedSelected.length ? await runUncached({
+      dbUrl: db.url, key, serviceEnv, start, stop, opts, rounds: roundCount,
+      pgbench: { binary: args.pgbench ?? findPgbench(), clients: pgbenchClients, threads: pgbenchThreads, protocol: args['pgbench-protocol'] as 'prepared' },
+      dir: path.join(RESULTS, `${stamp}-${label}-pgbench`),
+      profileDir: args.profile ? uncachedProfileDir : undefined,
+      log, progress: (t) => process.stdout.write(t),
+    }, uncachedSelected) : [];
+    const uncachedProfile = args.profile ? summarizeProfile(uncachedProfileDir) : undefined;
 
     // 5. Report.
+    const results = cached?.results ?? [];
+    const rounds = cached?.rounds ?? [];
+    const refs = cached?.refs ?? {};
+    const compression = cached?.compression ?? [];
     const r = ratios(results, rounds);
-    const rows = [
-      ...results.map((c) => ({ name: c.name, records: c.records, m: c.measurement, inService: c.inService })),
-      ...(refs['node-soap'] ? [{ name: 'ref: bare node-soap GetMonster SOAP 1.1 (round 1)', records: 1, m: refs['node-soap'] }] : []),
-      ...(refs['raw-http'] ? [{ name: 'ref: raw http ceiling, same bytes (round 1)', records: 1, m: refs['raw-http'] }] : []),
+    if (cached) {
+      const rows = [
+        ...results.map((c) => ({ name: c.name, records: c.records, m: c.measurement, inService: c.inService })),
+        ...(refs['node-soap'] ? [{ name: 'ref: bare node-soap GetMonster SOAP 1.1 (round 1)', records: 1, m: refs['node-soap'] }] : []),
+        ...(refs['raw-http'] ? [{ name: 'ref: raw http ceiling, same bytes (round 1)', records: 1, m: refs['raw-http'] }] : []),
+      ];
+      log(`\ncached (answer cache ${args.cache}):`);
+      log(table(rows));
+      log('');
+      log(ratioLines(r));
+    }
+    if (uncached.length) {
+      log(`\nuncached, random parameters (SVAPI_CACHE_MB=0, one process, ${opts.connections} connections) next to pgbench -M ${args['pgbench-protocol']} -c ${pgbenchClients} -j ${pgbenchThreads} -T ${opts.durationSeconds} on the same statements and samples, ${roundCount} round(s):`);
+      log(uncachedTable(uncached.map((u) => ({
+        name: u.name, samples: u.samples, records: u.records, bytes: u.sizes.plain, flagged: u.rounds.some((x) => x.service.flagged), ratio: u.ratio, medians: u.medians,
+      }))));
+      log(`pgbench scripts and the captured statements: ${path.relative(ROOT, path.join(RESULTS, `${stamp}-${label}-pgbench`))}/`);
+    }
+    const sizeRows = [
+      ...(cached ? [...cached.expected].filter(([name]) => results.some((c) => c.name === name)).map(([name, e]) => ({ name, sizes: compressedSizes([Buffer.from(e.text)]) })) : []),
+      ...uncached.map((u) => ({ name: `${u.name} (mean of ${u.samples}; compressed: of ${u.sizes.compressedOver})`, sizes: u.sizes, onTheWire: u.onTheWire })),
     ];
-    log('');
-    log(table(rows));
-    log('');
-    log(ratioLines(r));
-    if (profileSummary) log(`\nservice CPU profile (${profileSummary.file}):\n${profileSummary.text}`);
-    const flagged = results.filter((c) => c.measurement.flagged).map((c) => c.name);
+    if (sizeRows.length) {
+      log('\nresponse sizes: plain, gzip (zlib level 6) and br (quality 11) by node:zlib, and what the service sent when asked for each:');
+      log(sizesTable(sizeRows));
+    }
+    if (compression.length) {
+      log(`\ncompression, ${COMPRESSED_CASE} (cached), medians of ${roundCount} round(s):`);
+      for (const c of compression) log(`  ${compressionLine(c)}`);
+    }
+    if (cachedProfile) log(`\nservice CPU profile, cached part (${cachedProfile.file}):\n${cachedProfile.text}`);
+    if (uncachedProfile) log(`\nservice CPU profile, uncached part (${uncachedProfile.file}):\n${uncachedProfile.text}`);
+    const flagged = [
+      ...results.filter((c) => c.measurement.flagged).map((c) => c.name),
+      ...uncached.filter((u) => u.rounds.some((x) => x.service.flagged)).map((u) => u.name),
+      ...compression.filter((c) => c.rounds.some((m) => m.flagged)).map((c) => `${COMPRESSED_CASE}, Accept-Encoding ${c.encoding}`),
+    ];
     if (flagged.length) log(`\nFLAGGED (non-2xx, errors or wrong bodies): ${flagged.join('; ')}`);
+
+    log('\n== summary: the ratios of issue 15 (medians of the rounds; the range in brackets) ==');
+    log(summaryTable(summaryItems(r, uncached, compression)));
 
     const out = path.join(RESULTS, `${stamp}-${label}.json`);
     fs.writeFileSync(out, `${JSON.stringify({
@@ -278,7 +259,7 @@ async function main(): Promise<void> {
       dataset: label,
       database: { url: redact(db.url), created: db.created, ...dbInfo },
       profile,
-      options: { ...opts, primeSeconds, answerCache: args.cache },
+      options: { ...opts, primeSeconds, answerCache: args.cache, seed, pgbench: { clients: pgbenchClients, threads: pgbenchThreads, protocol: args['pgbench-protocol'] } },
       machine: {
         cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGB: Math.round(os.totalmem() / 2 ** 30),
         node: process.version, loadAverageBefore: loadBefore, loadAverageAfter: os.loadavg(),
@@ -286,7 +267,11 @@ async function main(): Promise<void> {
       cases: results,
       references: refs,
       ratios: r,
-      profile_summary: profileSummary,
+      uncached,
+      compression,
+      summary: summaryItems(r, uncached, compression).map((i) => ({ ...i, verdict: verdict(i) })),
+      profile_summary: cachedProfile,
+      uncached_profile_summary: uncachedProfile,
       flagged,
     }, null, 2)}\n`);
     log(`\nresults: ${path.relative(ROOT, out)} (service log: ${path.relative(ROOT, serviceLog.path as string)}); ${Math.round((Date.now() - started) / 1000)} s`);
@@ -297,8 +282,12 @@ async function main(): Promise<void> {
   }
 }
 
-// A hard bound on the whole run: every case and reference, plus set-up, twice over.
-const budgetMs = ((14 + 4 * roundCount) * (opts.warmupSeconds + opts.durationSeconds + primeSeconds) * 2 + 300) * 1000;
+// A hard bound on the whole run: every case, reference and pgbench run, plus set-up, twice over
+// (and three minutes for capturing the uncached samples' answers).
+const perCase = opts.warmupSeconds + opts.durationSeconds + primeSeconds;
+const cachedSeconds = runCached ? (14 + 7 * roundCount) * perCase : 0;
+const uncachedSeconds = runUncachedPart ? 180 + roundCount * (5 * perCase + 4 * (opts.durationSeconds + 2)) + 20 : 0;
+const budgetMs = ((cachedSeconds + uncachedSeconds) * 2 + 300) * 1000;
 const deadline = setTimeout(() => {
   console.error(`bench: still running after ${budgetMs / 1000} s; stopping`);
   for (const child of children) child.proc.kill('SIGKILL');

@@ -3,7 +3,9 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { measure, type Target } from '../bench/lib/measure';
+import zlib from 'node:zlib';
+import { inflatesTo } from '../bench/lib/encoding';
+import { measure, requestKey, samplesVerifier, sentKey, type Sample, type Target } from '../bench/lib/measure';
 
 // Non-ASCII, and large enough to arrive in several chunks.
 const body = `<r>${'<AreaName>Camp Ñandú</AreaName>'.repeat(4000)}</r>`;
@@ -43,4 +45,59 @@ test.each([
   expect(m.requests).toBeGreaterThan(1); // several responses, each compared (a count in one second: no speed is asserted)
   expect(m.wrong2xx).toBe(m.requests);
   expect(m.flagged).toBe(true);
+});
+
+describe('several samples, each request one of them at random', () => {
+  // Each path has its own answer: /1 -> "answer 1 ..." (and a POST body is echoed).
+  let multi: http.Server;
+  let multiOrigin: string;
+  const answer = (path: string, body: string) => `answer ${path} ${body} ${'Ñ'.repeat(3000)}`;
+  beforeAll(async () => {
+    multi = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => res.end(answer(req.url!, body)));
+    });
+    await new Promise<void>((resolve) => multi.listen(0, '127.0.0.1', resolve));
+    multiOrigin = `http://127.0.0.1:${(multi.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => multi.close(resolve)));
+
+  const samples = (wrong?: string): Sample[] => ['/1', '/2', '/3'].map((p): Sample => ({
+    request: p === '/3' ? { method: 'POST', path: p, headers: { 'content-type': 'text/plain' }, body: 'héllo' } : { method: 'GET', path: p, headers: {} as Record<string, string> },
+    expected: p === wrong ? answer(p, 'x') : answer(p, p === '/3' ? 'héllo' : ''),
+  }));
+
+  test('every response is checked against the answer for its own request', async () => {
+    const m = await measure({ origin: multiOrigin, samples: samples() }, process.pid, { connections: 4, warmupSeconds: 0, durationSeconds: 1 });
+    expect(m.requests).toBeGreaterThan(10);
+    expect(m.mismatches).toBe(0);
+    expect(m.flagged).toBe(false);
+  });
+
+  test('a wrong answer for one of the samples is flagged on its responses only', async () => {
+    const m = await measure({ origin: multiOrigin, samples: samples('/2') }, process.pid, { connections: 4, warmupSeconds: 0, durationSeconds: 1 });
+    expect(m.requests).toBeGreaterThan(10);
+    // About a third of the requests go to /2 (drawn at random): some flagged, not all.
+    expect(m.wrong2xx).toBeGreaterThan(0);
+    expect(m.wrong2xx).toBeLessThan(m.requests);
+    expect(m.flagged).toBe(true);
+  });
+});
+
+test('the raw request autocannon sent is matched to its sample by request line and body', () => {
+  const sent = Buffer.from('POST /api/x.asmx HTTP/1.1\r\nHost: h\r\nContent-Length: 6\r\n\r\nhéllo');
+  expect(sentKey(sent)).toBe(requestKey('POST', '/api/x.asmx', 'héllo'));
+  expect(sentKey(Buffer.from('GET /a?b=1 HTTP/1.1\r\nHost: h\r\n\r\n'))).toBe(requestKey('GET', '/a?b=1', undefined));
+});
+
+test('a compressed answer whose bytes vary passes when it inflates to the plain one', () => {
+  const plain = Buffer.from(body);
+  const [fast, small] = [zlib.gzipSync(plain, { level: 1 }), zlib.gzipSync(plain, { level: 9 })];
+  expect(fast.equals(small)).toBe(false);
+  const check = samplesVerifier([{ request: { method: 'GET', path: '/', headers: {} }, expected: fast, equivalent: inflatesTo(plain, 'gzip') }]);
+  expect(check([fast.subarray(0, 100), fast.subarray(100)])).toBe(true);
+  expect(check([small])).toBe(true);
+  expect(check([zlib.gzipSync(Buffer.from(`${body} `))])).toBe(false);
+  expect(check([plain])).toBe(false);
 });

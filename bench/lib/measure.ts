@@ -1,14 +1,27 @@
 import autocannon from 'autocannon';
-import { backendPids, cpuSeconds, peakRss, resetPeak, rssSampler } from './proc';
+import { cpuSeconds, peakRss, resetPeak, rssSampler } from './proc';
 import type { Request } from './cases';
 
-export interface Target {
-  /** Base URL, e.g. http://127.0.0.1:1234 (loopback only). */
-  origin: string;
+/** A request and the answer every response to it must be (a correct answer fetched before the run). */
+export interface Sample {
   request: Request;
-  /** The body every response must have (a correct answer fetched before the run). */
-  expected: string;
+  /** The exact body: text (compared as its UTF-8 bytes) or bytes. */
+  expected: string | Buffer;
+  /**
+   * For answers whose bytes may differ from one response to the next while meaning the same (a
+   * compressed one): a body that is not `expected` byte for byte passes when this says so.
+   */
+  equivalent?: (body: Buffer) => boolean;
 }
+
+/**
+ * Where to send the load: one request sent every time (`request` and `expected`), or `samples`,
+ * from which every request picks one at random; each response is checked against the answer for
+ * its own request.
+ */
+export type Target = { origin: string } & ({ request: Request; expected: string } | { samples: Sample[] });
+
+export const samplesOf = (t: Target): Sample[] => ('samples' in t ? t.samples : [{ request: t.request, expected: t.expected }]);
 
 export interface MeasureOptions {
   connections: number;
@@ -40,7 +53,10 @@ export interface Measurement {
   cpuMsPerRequest: { server: number; postgres: number | null };
   /** The serving process's CPU microseconds per request, unrounded (for ratios). */
   serverCpuUsPerRequest: number;
+  /** The expected body's size (the mean over a target's samples). */
   bytesPerResponse: number;
+  /** Bytes received per response, headers included (what went over the wire). */
+  wireBytesPerResponse: number;
   flagged: boolean;
 }
 
@@ -53,22 +69,36 @@ export interface Measurement {
  * fails loudly if its queue changes shape.
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module autocannon does not export
-const queue = (require('autocannon/lib/pipelinedRequestsQueue') as { prototype: { addBody?: unknown; peek?: unknown } }).prototype;
-if (typeof queue.addBody !== 'function' || typeof queue.peek !== 'function') {
+const queue = (require('autocannon/lib/pipelinedRequestsQueue') as { prototype: Record<string, unknown> }).prototype;
+if (typeof queue.insertRequest !== 'function' || typeof queue.addBody !== 'function' || typeof queue.peek !== 'function') {
   throw new Error('autocannon/lib/pipelinedRequestsQueue changed: bench/lib/measure.ts must be updated');
 }
-queue.addBody = function addBody(this: { peek(): { body: string | Buffer[] } | undefined }, data: Buffer) {
+
+/** A response body as its raw chunks, with the bytes of the request it answers. */
+export type ReceivedBody = Buffer[] & { sent?: Buffer };
+type Pending = { body: string | ReceivedBody };
+type Queue = { pendingRequests: Pending[]; peek(): Pending | undefined };
+
+const insertRequest = queue.insertRequest as (this: Queue, req: { requestBuffer?: Buffer } | undefined) => void;
+queue.insertRequest = function insert(this: Queue, req: { requestBuffer?: Buffer } | undefined) {
+  insertRequest.call(this, req);
+  const pending = this.pendingRequests[this.pendingRequests.length - 1];
+  if (!pending || typeof pending.body !== 'string') throw new Error('autocannon\'s request queue changed: bench/lib/measure.ts must be updated');
+  // The request is written right after this (autocannon's Client#_doRequest): these are its bytes.
+  pending.body = Object.assign([] as Buffer[], { sent: req?.requestBuffer });
+};
+queue.addBody = function addBody(this: Queue, data: Buffer) {
   const pending = this.peek();
   if (!pending) return;
   if (typeof pending.body === 'string') pending.body = [data];
   else pending.body.push(data);
 };
 
-/** True when the raw chunks of a response body are exactly `expected`'s UTF-8 bytes. */
-export function bodyVerifier(expected: string): (body: string | Buffer[]) => boolean {
-  const bytes = Buffer.from(expected);
+/** True when the raw chunks of a response body are exactly `expected`'s bytes (UTF-8 for text). */
+export function bodyVerifier(expected: string | Buffer): (body: string | Buffer[]) => boolean {
+  const bytes = Buffer.isBuffer(expected) ? expected : Buffer.from(expected);
   return (body) => {
-    if (typeof body === 'string') return body === expected;
+    if (typeof body === 'string') return Buffer.from(body).equals(bytes);
     let offset = 0;
     for (const chunk of body) {
       if (!bytes.subarray(offset, offset + chunk.length).equals(chunk)) return false;
@@ -78,17 +108,58 @@ export function bodyVerifier(expected: string): (body: string | Buffer[]) => boo
   };
 }
 
+/** A request's identity as autocannon writes it: its request line without the version, then its body. */
+export function requestKey(method: string, path: string, body: string | Buffer | undefined): string {
+  return `${method} ${path}\n${Buffer.from(body ?? '').toString('latin1')}`;
+}
+
+/** The identity (see requestKey) of the raw bytes of a request autocannon sent. */
+export function sentKey(sent: Buffer): string {
+  const text = sent.toString('latin1');
+  const line = text.slice(0, text.indexOf('\r\n')).replace(/ HTTP\/1\.[01]$/, '');
+  const bodyAt = text.indexOf('\r\n\r\n');
+  return `${line}\n${bodyAt < 0 ? '' : text.slice(bodyAt + 4)}`;
+}
+
+/**
+ * The check of every response: the body must be the answer of the sample whose request it
+ * answers (found by the request's bytes when there are several), or `equivalent` to it.
+ */
+export function samplesVerifier(samples: Sample[]): (body: string | ReceivedBody) => boolean {
+  const checks = samples.map((s) => {
+    const exact = bodyVerifier(s.expected);
+    const { equivalent } = s;
+    return equivalent
+      ? (body: string | Buffer[]) => exact(body) || equivalent(typeof body === 'string' ? Buffer.from(body) : Buffer.concat(body))
+      : exact;
+  });
+  if (samples.length === 1) return checks[0];
+  const byKey = new Map(samples.map((s, i) => [requestKey(s.request.method, s.request.path, s.request.body), checks[i]]));
+  if (byKey.size !== samples.length) throw new Error('two samples have the same request');
+  return (body) => {
+    const sent = typeof body === 'string' ? undefined : body.sent;
+    const check = sent && byKey.get(sentKey(sent));
+    return check ? check(body) : false;
+  };
+}
+
 function cannon(target: Target, connections: number, seconds: number): Promise<autocannon.Result> {
-  const { request } = target;
+  const samples = samplesOf(target);
+  const first = samples[0].request;
+  const pick = () => samples[Math.floor(Math.random() * samples.length)].request;
   return autocannon({
-    url: `${target.origin}${request.path}`,
-    method: request.method,
-    headers: request.headers,
-    body: request.body,
+    url: `${target.origin}${first.path}`,
+    method: first.method,
+    headers: first.headers,
+    body: first.body,
+    // Several samples: each request is one of them, at random (autocannon rebuilds it every time).
+    ...(samples.length > 1
+      ? { requests: [{ setupRequest: (req: object) => { const r = pick(); return { ...req, method: r.method, path: r.path, headers: { ...r.headers }, body: r.body ?? '' }; } }] }
+      : {}),
     connections,
     duration: seconds,
     timeout: 10,
-    verifyBody: bodyVerifier(target.expected),
+    verifyBody: samplesVerifier(samples),
   } as autocannon.Options);
 }
 
@@ -100,15 +171,16 @@ export async function measure(
   target: Target,
   serverPid: number,
   opts: MeasureOptions,
-  database?: string,
+  /** The Postgres backends serving the server (their CPU is counted); none: not counted. */
+  backends?: () => Promise<number[]>,
   aroundRun?: () => Promise<() => Promise<void>>,
 ): Promise<Measurement> {
   if (opts.warmupSeconds > 0) await cannon(target, opts.connections, opts.warmupSeconds);
   const afterRun = await aroundRun?.();
   const exactPeak = resetPeak(serverPid);
   const sampler = rssSampler(serverPid);
-  const backends = database ? backendPids(database) : [];
-  const pgCpu = () => backends.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const pgPids = backends ? await backends() : [];
+  const pgCpu = () => pgPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const cpu0 = { server: cpuSeconds(serverPid), pg: pgCpu(), me: process.cpuUsage(), at: process.hrtime.bigint() };
   const result = await cannon(target, opts.connections, opts.durationSeconds);
   const wall = Number(process.hrtime.bigint() - cpu0.at) / 1e9;
@@ -133,12 +205,13 @@ export async function measure(
     peakRssSource: exactPeak ? 'VmHWM' : 'VmRSS-poll',
     cpuPct: {
       server: pct(serverCpu),
-      postgres: database ? pct(pgCpu() - cpu0.pg) : null,
+      postgres: backends ? pct(pgCpu() - cpu0.pg) : null,
       loadGenerator: pct((me.user + me.system) / 1e6),
     },
     cpuMsPerRequest: { server: 0, postgres: null },
     serverCpuUsPerRequest: requests ? (serverCpu * 1e6) / requests : 0,
-    bytesPerResponse: Buffer.byteLength(target.expected),
+    bytesPerResponse: Math.round(samplesOf(target).reduce((n, s) => n + Buffer.byteLength(s.expected), 0) / samplesOf(target).length),
+    wireBytesPerResponse: requests ? Math.round(result.throughput.total / requests) : 0,
     flagged: false,
   };
   const perRequest = (p: number) => (requests ? Math.round(((p * 10 * result.duration) / requests) * 100) / 100 : 0);

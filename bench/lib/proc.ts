@@ -103,15 +103,54 @@ export function resetPeak(pid: number): boolean {
   }
 }
 
-/** User + system CPU time of a process, in seconds. */
-export function cpuSeconds(pid: number): number {
+/** User + system CPU time of a process, in seconds; undefined once it is gone. */
+export function tryCpuSeconds(pid: number): number | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / TICK;
   } catch {
-    return 0;
+    return undefined;
   }
+}
+
+/** User + system CPU time of a process, in seconds (0 once it is gone). */
+export const cpuSeconds = (pid: number): number => tryCpuSeconds(pid) ?? 0;
+
+/**
+ * Local ports of `pid`'s TCP connections to `remotePort` (a client's connections to Postgres):
+ * its socket inodes (/proc/<pid>/fd) looked up in its /proc/<pid>/net/tcp and tcp6.
+ */
+export function clientPorts(pid: number, remotePort: number): number[] {
+  const inodes = new Set<string>();
+  try {
+    for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m) inodes.add(m[1]);
+      } catch {
+        // closed meanwhile
+      }
+    }
+  } catch {
+    return [];
+  }
+  const ports: number[] = [];
+  for (const table of ['tcp', 'tcp6']) {
+    let text: string;
+    try {
+      text = fs.readFileSync(`/proc/${pid}/net/${table}`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length < 10 || !inodes.has(f[9])) continue;
+      const port = (address: string) => parseInt(address.slice(address.lastIndexOf(':') + 1), 16);
+      if (port(f[2]) === remotePort) ports.push(port(f[1]));
+    }
+  }
+  return ports;
 }
 
 /** PIDs of the Postgres backends serving `database` (their process title names it). */

@@ -1,3 +1,4 @@
+import type { Sizes } from './encoding';
 import type { Measurement } from './measure';
 import type { ServiceLatency } from './service-latency';
 
@@ -18,12 +19,14 @@ export interface Round {
   soap11: number;
   /** Our HTTP GET GetMonster rps over the raw http ceiling's rps. */
   httpGet: number;
+  /** Our SOAP 1.1 GetMonster rps over the raw http ceiling's rps (the ceiling sends the SOAP 1.1 answer's bytes). */
+  soap11VsCeiling: number;
   /**
    * The same comparisons by CPU per request (the reference's over ours): what each would serve
    * on a core of its own. Steadier than rps on a shared machine, where a process does not always
    * get the core it asks for.
    */
-  cpu: { soap11: number; httpGet: number };
+  cpu: { soap11: number; httpGet: number; soap11VsCeiling: number };
   rps: { soap11: number; nodeSoap: number; httpGet: number; ceiling: number };
 }
 
@@ -31,9 +34,11 @@ export interface Ratios {
   /** Median, lowest and highest of the rounds. */
   soap11VsNodeSoap: Spread | null;
   httpGetVsCeiling: Spread | null;
+  soap11VsCeiling: Spread | null;
   /** The same by CPU per request. */
   cpuSoap11VsNodeSoap: Spread | null;
   cpuHttpGetVsCeiling: Spread | null;
+  cpuSoap11VsCeiling: Spread | null;
   rounds: Round[];
   /** Every case's rps over the median ceiling rps (measured at another moment: a rough guide). */
   vsCeiling: Record<string, number | null>;
@@ -51,9 +56,11 @@ export function toRound(soap11: Measurement, nodeSoap: Measurement, httpGet: Mea
   return {
     soap11: round3(soap11.rps / nodeSoap.rps),
     httpGet: round3(httpGet.rps / ceiling.rps),
+    soap11VsCeiling: round3(soap11.rps / ceiling.rps),
     cpu: {
       soap11: round3(nodeSoap.serverCpuUsPerRequest / soap11.serverCpuUsPerRequest),
       httpGet: round3(ceiling.serverCpuUsPerRequest / httpGet.serverCpuUsPerRequest),
+      soap11VsCeiling: round3(ceiling.serverCpuUsPerRequest / soap11.serverCpuUsPerRequest),
     },
     rps: { soap11: soap11.rps, nodeSoap: nodeSoap.rps, httpGet: httpGet.rps, ceiling: ceiling.rps },
   };
@@ -65,7 +72,7 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-function spread(values: number[]): Spread | null {
+export function spread(values: number[]): Spread | null {
   if (values.length === 0) return null;
   return { median: round3(median(values)), min: Math.min(...values), max: Math.max(...values) };
 }
@@ -75,8 +82,10 @@ export function ratios(cases: CaseResult[], rounds: Round[]): Ratios {
   return {
     soap11VsNodeSoap: spread(rounds.map((r) => r.soap11)),
     httpGetVsCeiling: spread(rounds.map((r) => r.httpGet)),
+    soap11VsCeiling: spread(rounds.map((r) => r.soap11VsCeiling)),
     cpuSoap11VsNodeSoap: spread(rounds.map((r) => r.cpu.soap11)),
     cpuHttpGetVsCeiling: spread(rounds.map((r) => r.cpu.httpGet)),
+    cpuSoap11VsCeiling: spread(rounds.map((r) => r.cpu.soap11VsCeiling)),
     rounds,
     vsCeiling: Object.fromEntries(cases.map((c) => [c.name, ceiling ? round3(c.measurement.rps / ceiling) : null])),
   };
@@ -105,9 +114,7 @@ export function table(rows: { name: string; records?: number; m: Measurement; in
     m.cpuMsPerRequest.postgres === null ? '-' : m.cpuMsPerRequest.postgres.toFixed(2),
     (m.bytesPerResponse / 1024).toFixed(1),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(fmt)].join('\n');
+  return columns(header, lines);
 }
 
 export function ratioLines(r: Ratios): string {
@@ -115,9 +122,88 @@ export function ratioLines(r: Ratios): string {
   return [
     `GetMonster / SOAP 1.1 rps / bare node-soap rps: ${show(r.soap11VsNodeSoap)}`,
     `GetMonster / HTTP GET rps / raw http ceiling rps: ${show(r.httpGetVsCeiling)}`,
+    `GetMonster / SOAP 1.1 rps / raw http ceiling rps: ${show(r.soap11VsCeiling)}`,
     `by CPU per request (reference's / ours): SOAP 1.1 vs bare node-soap ${show(r.cpuSoap11VsNodeSoap)}`,
     `by CPU per request (reference's / ours): HTTP GET vs raw http ceiling ${show(r.cpuHttpGetVsCeiling)}`,
+    `by CPU per request (reference's / ours): SOAP 1.1 vs raw http ceiling ${show(r.cpuSoap11VsCeiling)}`,
     'all cases rps / median ceiling rps (measured at other moments: a rough guide):',
     ...Object.entries(r.vsCeiling).map(([k, v]) => `  ${k.padEnd(40)} ${v === null ? 'n/a' : v.toFixed(3)}`),
   ].join('\n');
+}
+
+/** Columns right-aligned but the first (and those in `left`); a line of dashes under the header. */
+function columns(header: string[], lines: string[][], left: number[] = []): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 || left.includes(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  return [fmt(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(fmt)].join('\n');
+}
+
+const showSpread = (v: Spread | null) => (v === null ? 'n/a' : `${v.median.toFixed(3)} (${v.min.toFixed(3)}-${v.max.toFixed(3)})`);
+
+/** A row of the uncached table: medians of the rounds. */
+export interface UncachedRow {
+  name: string;
+  samples: number;
+  records: number;
+  bytes: number;
+  flagged: boolean;
+  ratio: Spread | null;
+  medians: { rps: number; p50: number; p99: number; srvMsPerReq: number; pgMsPerReq: number | null; pgbenchTps: number; pgbenchPgMsPerTx: number };
+}
+
+/** The uncached cases next to pgbench: medians of the rounds, and the ratio (median, lowest-highest). */
+export function uncachedTable(rows: UncachedRow[]): string {
+  const header = ['case (medians of the rounds)', 'samples', 'recs', 'resp KB', 'rps', 'p50 ms', 'p99 ms', 'srv ms/req', 'pg ms/req', 'pgbench tps', 'pgbench pg ms/tx', 'rps / tps'];
+  return columns(header, rows.map((r) => [
+    `${r.flagged ? '! ' : ''}${r.name}`,
+    String(r.samples),
+    r.records.toFixed(1),
+    (r.bytes / 1024).toFixed(1),
+    r.medians.rps.toFixed(0),
+    r.medians.p50.toFixed(0),
+    r.medians.p99.toFixed(0),
+    r.medians.srvMsPerReq.toFixed(2),
+    r.medians.pgMsPerReq === null ? '-' : r.medians.pgMsPerReq.toFixed(2),
+    r.medians.pgbenchTps.toFixed(0),
+    r.medians.pgbenchPgMsPerTx.toFixed(2),
+    showSpread(r.ratio),
+  ]));
+}
+
+/** Response sizes: plain, gzip and brotli (node:zlib), and what the service sent when asked for each. */
+export function sizesTable(rows: { name: string; sizes: Sizes; onTheWire?: Record<'gzip' | 'br', number | null> }[]): string {
+  const kb = (b: number) => (b / 1024).toFixed(1);
+  const pct = (b: number, of: number) => (of ? `${Math.round((b / of) * 100)}%` : '-');
+  const wire = (v: number | null | undefined, plain: number) => (v === undefined ? '-' : v === null ? 'uncompressed' : `${kb(v)} (${pct(v, plain)})`);
+  return columns(
+    ['case', 'plain KB', 'gzip KB', 'br KB', 'service, gzip asked', 'service, br asked'],
+    rows.map((r) => [
+      r.name, kb(r.sizes.plain), `${kb(r.sizes.gzip)} (${pct(r.sizes.gzip, r.sizes.plain)})`, `${kb(r.sizes.br)} (${pct(r.sizes.br, r.sizes.plain)})`,
+      wire(r.onTheWire?.gzip, r.sizes.plain), wire(r.onTheWire?.br, r.sizes.plain),
+    ]),
+  );
+}
+
+/** One line of the final summary: a ratio (median of rounds), its target if it has one, and a note. */
+export interface SummaryItem {
+  label: string;
+  value: Spread | null;
+  /** At least this (median); none: reported for information. */
+  target?: number;
+  note?: string;
+}
+
+export function verdict(item: SummaryItem): string {
+  if (item.target === undefined) return 'info';
+  if (item.value === null) return 'not measured';
+  return item.value.median >= item.target ? 'met' : 'NOT MET';
+}
+
+/** The summary: every ratio with its target and whether the median meets it. */
+export function summaryTable(items: SummaryItem[]): string {
+  return columns(
+    ['ratio', 'median (range)', 'target', 'verdict', 'notes'],
+    items.map((i) => [i.label, showSpread(i.value), i.target === undefined ? '-' : `>= ${i.target}`, verdict(i), i.note ?? '']),
+    [3, 4],
+  );
 }
