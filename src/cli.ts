@@ -100,16 +100,20 @@ program
   .description('validate a dataset folder of CSV files, then write it in one transaction (or nothing)')
   .argument('<dir>', 'dataset folder: CSV files, as described below')
   .option('--replace', 'also remove records of the loaded kinds that the dataset lacks', false)
+  .option('--verbose', 'also print how long each phase took (reading and checking, writing, commit, ANALYZE)', false)
   .option('--if-empty', 'load only into a database without records; otherwise load nothing and exit 0 (a sample load that must not overwrite real records)', false)
   .addHelpText('after', () => `${datasetHelp()}${environmentHelp(DATABASE_SETTINGS)}`)
-  .action((dir: string, opts: { replace: boolean; ifEmpty: boolean }) => withAdminDb(async (knex) => {
+  .action((dir: string, opts: { replace: boolean; ifEmpty: boolean; verbose: boolean }) => withAdminDb(async (knex) => {
     if (opts.ifEmpty && !(await holdsNoRecords(knex))) {
       console.log('the database already holds records: nothing loaded (--if-empty)');
       return;
     }
     const progress = process.stderr.isTTY ? progressBars() : undefined;
     try {
-      const loaded = await loadDataset(knex, dir, { replace: opts.replace, onProgress: progress?.update });
+      const onPhase: LoadOptions['onPhase'] = opts.verbose
+        ? ({ file, phase, ms }) => console.error(`${file ? `${file} ` : ''}${phase}: ${(ms / 1000).toFixed(2)} s`)
+        : undefined;
+      const loaded = await loadDataset(knex, dir, { replace: opts.replace, onProgress: progress?.update, onPhase });
       progress?.stop();
       console.log(formatReport(loaded));
     } catch (e) {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { throttle, type ProgressListener } from './progress';
+import { throttle, timer, type PhaseListener, type ProgressListener } from './progress';
 import { openStager } from './stage';
 import { checkDataset } from './validate';
 import { applyStaged, type LoadReport } from './write';
@@ -7,7 +7,7 @@ import { FILES, SPEC_BY_FILE } from './files';
 import { bumpDataVersion } from '../db/data-version';
 
 export { DatasetError, formatProblem, type Problem } from './problems';
-export type { ProgressEvent, ProgressListener } from './progress';
+export type { PhaseListener, PhaseTiming, ProgressEvent, ProgressListener } from './progress';
 export type { FileReport, LoadReport } from './write';
 export { FILES, type FileSpec, type ColumnSpec } from './files';
 
@@ -16,6 +16,8 @@ export interface LoadOptions {
   replace?: boolean;
   /** Called now and then (at most every 100 ms per file and phase) while reading and writing. */
   onProgress?: ProgressListener;
+  /** Called at the end of each phase with how long it took (`load --verbose`). */
+  onPhase?: PhaseListener;
 }
 
 /**
@@ -29,16 +31,20 @@ export async function loadDataset(knex: Knex, dir: string, opts: LoadOptions = {
   const progress = throttle(opts.onProgress);
   const version: string = (await knex.raw('SELECT version() AS v')).rows[0].v;
   const embedded = version.includes('PGlite');
+  const timed = timer(opts.onPhase);
+  let commitStart = 0;
   const report = await knex.transaction(async (trx) => {
-    const files = await checkDataset(trx, dir, replace, progress, (spec) => openStager(trx, spec, embedded));
-    const applied = await applyStaged(trx, files, replace, progress);
+    const files = await checkDataset(trx, dir, replace, progress, (spec) => openStager(trx, spec, embedded), timed);
+    const applied = await applyStaged(trx, files, replace, progress, timed);
+    commitStart = performance.now();
     // Running services drop their cached answers when this commits.
     if (applied.files.some(changedAnything)) await bumpDataVersion(trx);
     return applied;
   });
+  opts.onPhase?.({ file: '', phase: 'commit', ms: performance.now() - commitStart });
   // Fresh statistics for the planner after a bulk change: autovacuum may be off or slow to come.
   const changed = report.files.filter(changedAnything).map((f) => SPEC_BY_FILE.get(f.file)!.table);
-  if (changed.length) await knex.raw(`ANALYZE ${changed.join(', ')}`);
+  if (changed.length) await timed('', 'analyze', () => knex.raw(`ANALYZE ${changed.join(', ')}`));
   return report;
 }
 

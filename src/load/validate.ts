@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { readCsv, type CsvRecord } from './csv';
 import { FILES, SPEC_BY_FILE, idColumn, referencesTo, type ColumnSpec, type FileSpec } from './files';
 import { DatasetError, ProblemList } from './problems';
-import type { throttle } from './progress';
+import type { throttle, timer } from './progress';
 import type { Row, Stager } from './stage';
 import { parseTimestamp, parseXsdBoolean, parseXsdDecimal, parseXsdInt, type Parsed } from './values';
 
@@ -55,6 +55,7 @@ export async function checkDataset(
   replace: boolean,
   progress: Progress,
   stage: (spec: FileSpec) => Promise<Stager>,
+  timed: ReturnType<typeof timer>,
 ): Promise<CheckedFile[]> {
   const problems = new ProblemList();
   const present = await datasetFiles(dir, problems);
@@ -81,19 +82,21 @@ export async function checkDataset(
     const checker = new FileChecker(spec, refs, add);
     const onBytes = (bytes: number) => progress(spec.file, 'read', bytes, size);
     onBytes(0);
-    const stager = problems.total === 0 ? await stage(spec) : undefined;
-    try {
-      for await (const batch of readCsv(file, (line, reason) => add(line, '', reason), onBytes)) {
-        const rows: Row[] = [];
-        for (const record of batch) {
-          const row = checker.check(record);
-          if (row) rows.push(row);
+    await timed(spec.file, 'read', async () => {
+      const stager = problems.total === 0 ? await stage(spec) : undefined;
+      try {
+        for await (const batch of readCsv(file, (line, reason) => add(line, '', reason), onBytes)) {
+          const rows: Row[] = [];
+          for (const record of batch) {
+            const row = checker.check(record);
+            if (row) rows.push(row);
+          }
+          if (stager && problems.total === 0 && rows.length) await stager.add(rows);
         }
-        if (stager && problems.total === 0 && rows.length) await stager.add(rows);
+      } finally {
+        await stager?.finish();
       }
-    } finally {
-      await stager?.finish();
-    }
+    });
     if (!checker.cellIndex) add(1, '', 'no header row');
     if (spec.mode === 'record') ids.set(spec.file, checker.ids as Map<number, number>);
     checked.push({ spec, rows: checker.rows });
