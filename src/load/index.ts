@@ -49,24 +49,19 @@ export async function loadDataset(knex: Knex, dir: string, opts: LoadOptions = {
 
 /**
  * The tables whose planner statistics a load has left stale: autovacuum may be off or slow to
- * come after a bulk change. As autovacuum's default threshold has it, stale means rows changed
- * since the last ANALYZE (this load's counted in, in case the server's counters lag) reaching a
- * tenth of the rows that ANALYZE counted; so an hourly load of 10,000 globals into 5,000,000
- * does not sample the whole table again.
+ * come after a bulk change. As autovacuum's default threshold has it, a bulk change is one of at
+ * least a tenth of the rows the last ANALYZE counted; so an hourly load of 10,000 globals into
+ * 5,000,000 does not sample the whole table again (autovacuum counts those up as it always does).
  */
 async function staleTables(knex: Knex, report: LoadReport): Promise<string[]> {
   const changed = new Map(report.files.filter(changedAnything)
     .map((f) => [SPEC_BY_FILE.get(f.file)!.table, f.inserted + f.updated + f.deleted]));
   if (changed.size === 0) return [];
-  const r = await knex.raw(`SELECT c.relname AS table, c.reltuples AS counted, coalesce(s.n_mod_since_analyze, 0) AS modified
-    FROM pg_class c LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
-    WHERE c.relname = ANY(?::text[]) AND c.relnamespace = current_schema()::regnamespace`, [`{${[...changed.keys()].join(',')}}`]);
-  const stats = new Map((r.rows as { table: string; counted: number; modified: string }[]).map((row) => [row.table, row]));
-  return [...changed].filter(([table, n]) => {
-    const { counted = -1, modified = '0' } = stats.get(table) ?? {};
-    // reltuples is -1 for a table never analyzed, 0 for one empty when it was.
-    return counted <= 0 || Number(modified) + n >= 0.1 * counted;
-  }).map(([table]) => table);
+  const r = await knex.raw(`SELECT relname AS table, reltuples AS counted FROM pg_class
+    WHERE relname = ANY(?::text[]) AND relnamespace = current_schema()::regnamespace`, [`{${[...changed.keys()].join(',')}}`]);
+  const counted = new Map((r.rows as { table: string; counted: number }[]).map((row) => [row.table, Number(row.counted)]));
+  // reltuples is -1 for a table never analyzed, 0 for one empty when it was.
+  return [...changed].filter(([table, n]) => n >= 0.1 * (counted.get(table) ?? -1)).map(([table]) => table);
 }
 
 const changedAnything = (f: { inserted: number; updated: number; deleted: number }) => f.inserted + f.updated + f.deleted > 0;
