@@ -10,14 +10,26 @@ import { datasetHelp } from './load/help';
 import cluster from 'node:cluster';
 import os from 'node:os';
 import { createLogger, type Logger } from './log';
-import { startServer, SHUTDOWN_GRACE_MS, type RunningServer } from './server';
-import { runPrimary, SHARED_EMBEDDED_ENV } from './cluster';
-import { startupLines } from './startup-lines';
+import type { RunningServer } from './server';
 import { registerGenerateCommand } from './generate/command';
 
 const program = new Command('svapi')
   .description('Game data query service: SOAP 1.1/1.2 and HTTP GET/POST over a Postgres database')
   .addHelpText('after', () => environmentHelp());
+
+/**
+ * The service's modules, loaded by `serve` only: importing the HTTP server and its bindings is
+ * over a third of a short command's CPU time (an hourly `load` of 10,000 globals).
+ */
+function serveModules() {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return {
+    ...(require('./server') as typeof import('./server')),
+    ...(require('./cluster') as typeof import('./cluster')),
+    ...(require('./startup-lines') as typeof import('./startup-lines')),
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
 
 /** What opening (or first creating) the embedded database is doing, on stderr: stdout stays the command's answer. */
 const report = (line: string) => process.stderr.write(`${line}\n`);
@@ -32,6 +44,7 @@ program
     const config = withConfig();
     if (opts.port !== undefined) config.PORT = opts.port;
     const logger = createLogger(config.LOG_LEVEL);
+    const { runPrimary, startServer, startupLines } = serveModules();
     if (cluster.isWorker) return serveWorker(config, logger);
     const workers = typeof opts.workers === 'number' ? opts.workers : os.availableParallelism();
     if (config.DATABASE_URL) await checkConnectionBudget(config, workers, logger);
@@ -57,6 +70,7 @@ async function checkConnectionBudget(config: Config, workers: number, logger: Lo
 
 /** A cluster worker: serves on the primary's port over the database the primary named. */
 async function serveWorker(config: Config, logger: Logger): Promise<void> {
+  const { startServer, SHARED_EMBEDDED_ENV } = serveModules();
   const running = await startServer(config, logger, { sharedEmbedded: process.env[SHARED_EMBEDDED_ENV] === '1' });
   stopOnSignal(running, logger);
 }
@@ -66,6 +80,7 @@ async function serveWorker(config: Config, logger: Logger): Promise<void> {
  * takes longer than SHUTDOWN_GRACE_MS the remaining connections are cut and the exit code is 1.
  */
 function stopOnSignal(running: RunningServer, logger: Logger): void {
+  const { SHUTDOWN_GRACE_MS } = serveModules();
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
