@@ -115,8 +115,8 @@ program
   .description('validate a dataset folder of CSV files, then write it in one transaction (or nothing)')
   .argument('<dir>', 'dataset folder: CSV files, as described below')
   .option('--replace', 'also remove records of the loaded kinds that the dataset lacks', false)
-  .option('--verbose', 'also print how long each phase took (reading and checking, writing, commit, ANALYZE)', false)
   .option('--if-empty', 'load only into a database without records; otherwise load nothing and exit 0 (a sample load that must not overwrite real records)', false)
+  .option('--verbose', 'on stderr, how long each phase took: each file\'s reading (checked and staged) and writing, the commit, the ANALYZE', false)
   .addHelpText('after', () => `${datasetHelp()}${environmentHelp(DATABASE_SETTINGS)}`)
   .action((dir: string, opts: { replace: boolean; ifEmpty: boolean; verbose: boolean }) => withAdminDb(async (knex) => {
     if (opts.ifEmpty && !(await holdsNoRecords(knex))) {
@@ -125,14 +125,18 @@ program
     }
     const progress = process.stderr.isTTY ? progressBars() : undefined;
     try {
+      // Printed after the progress bars, which redraw the lines they own.
+      const phases: string[] = [];
       const onPhase: LoadOptions['onPhase'] = opts.verbose
-        ? ({ file, phase, ms }) => console.error(`${file ? `${file} ` : ''}${phase}: ${(ms / 1000).toFixed(2)} s`)
+        ? ({ file, phase, ms }) => phases.push(`${file ? `${file} ` : ''}${phase}: ${(ms / 1000).toFixed(2)} s`)
         : undefined;
-      const loaded = await loadDataset(knex, dir, { replace: opts.replace, onProgress: progress?.update, onPhase });
-      progress?.stop();
+      const loaded = await loadDataset(knex, dir, { replace: opts.replace, onProgress: progress?.update, onPhase })
+        .finally(() => {
+          progress?.stop();
+          for (const line of phases) console.error(line);
+        });
       console.log(formatReport(loaded));
     } catch (e) {
-      progress?.stop();
       if (e instanceof DatasetError) {
         console.error(e.message);
         process.exitCode = 1;
