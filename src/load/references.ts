@@ -9,12 +9,24 @@ import { stageTable } from './stage';
  * Postgres checks a foreign key with a trigger per inserted row; for a million globals with
  * four references that is most of the insert's time. A session that may set
  * `session_replication_role` (a superuser, or a role granted it) switches those triggers off for
- * the insert and does their work in bulk: it locks every referenced row FOR KEY SHARE, as each
- * per-row check would (so no concurrent load can remove it before this one commits), and
- * fails when one is missing. Other sessions keep their triggers; here they come back right after.
+ * the insert and then, when it inserted anything, does their work in bulk: it locks every
+ * referenced row FOR KEY SHARE, as each per-row check would (so no concurrent load can remove it
+ * before this one commits), and fails when one is missing. Other sessions keep their triggers;
+ * here they come back right after.
  */
-export async function withBulkReferenceCheck<T>(trx: Knex.Transaction, spec: FileSpec, insert: () => Promise<T>): Promise<T> {
+export async function withBulkReferenceCheck<T extends { inserted: number }>(
+  trx: Knex.Transaction,
+  spec: FileSpec,
+  insert: () => Promise<T>,
+): Promise<T> {
   if (!(await trySetReplicaRole(trx))) return insert();
+  const result = await insert();
+  await trx.raw('SET LOCAL session_replication_role = DEFAULT');
+  if (result.inserted > 0) await lockReferenced(trx, spec);
+  return result;
+}
+
+async function lockReferenced(trx: Knex.Transaction, spec: FileSpec): Promise<void> {
   for (const column of spec.columns) {
     if (!column.ref) continue;
     const target = SPEC_BY_FILE.get(column.ref)!;
@@ -27,9 +39,6 @@ export async function withBulkReferenceCheck<T>(trx: Knex.Transaction, spec: Fil
       throw new Error(`${missing} ${target.table} row(s) that ${spec.file} refers to (${column.name}) were removed while it was loading; nothing was loaded`);
     }
   }
-  const result = await insert();
-  await trx.raw('SET LOCAL session_replication_role = DEFAULT');
-  return result;
 }
 
 /** False when this session may not switch triggers off (no superuser, no grant). */
