@@ -104,6 +104,22 @@ test('load writes a valid dataset and prints counts per file', async () => {
   expect(Number(n)).toBeGreaterThanOrEqual(30);
 });
 
+test('load --verbose tells on stderr how long each phase took', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svapi-cli-'));
+  fs.writeFileSync(path.join(dir, 'auction_categories.csv'), 'CategoryID,CategoryName\n7001,Verbose\n');
+  const result = await runCli(['load', dir, '--verbose'], env);
+  expect(result.code).toBe(0);
+  expect(result.stdout).toMatch(/file=auction_categories\.csv rows=1 inserted=1/);
+  const lines = result.stderr.trim().split('\n');
+  expect(lines.slice(0, 3)).toEqual([
+    expect.stringMatching(/^auction_categories\.csv read: \d+\.\d\d s$/),
+    expect.stringMatching(/^auction_categories\.csv write: \d+\.\d\d s$/),
+    expect.stringMatching(/^commit: \d+\.\d\d s$/),
+  ]);
+  // ANALYZE only when the load changed a tenth of the table's rows or more.
+  expect(lines.slice(3)).toEqual(lines.length > 3 ? [expect.stringMatching(/^analyze: \d+\.\d\d s$/)] : []);
+});
+
 test('a bad configuration value stops the command with the variable named', async () => {
   const result = await runCli(['migrate'], { ...env, SVAPI_DB_TIMEOUT_MS: 'soon' });
   expect(result.code).toBe(2);

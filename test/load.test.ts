@@ -327,6 +327,35 @@ describe('upserts and --replace', () => {
     expect(await counts()).toEqual(before);
   });
 
+  test('new globals go in next to those there: inserted, and the ones already there unchanged', async () => {
+    const before = await counts();
+    const report = await loadDataset(db.knex, dataset({
+      'hunting_globals.csv': `${GLOBALS_HEADER}\n100,2026-11-21T18:04:05Z,1,150,500,200\n101,2026-12-01T00:00:00Z,1,7,503,201\n100,2026-12-01T00:00:01Z,2,8,502,200\n`,
+    }));
+    expect(report.files).toEqual([{ file: 'hunting_globals.csv', rows: 3, inserted: 2, updated: 0, unchanged: 1, deleted: 0 }]);
+    expect(await counts()).toEqual({ ...before, hunting_globals: before.hunting_globals + 2 });
+    expect(await db.knex('hunting_globals').where({ player_id: 503 }).select('monster_id', 'global_value')).toEqual([{ monster_id: 101, global_value: 7 }]);
+  });
+
+  test('a large file of globals refers to players only the database holds, batch after batch', async () => {
+    const players = Array.from({ length: 400 }, (_, i) => `${1000 + i},P${i},0`).join('\n');
+    await loadDataset(db.knex, dataset({ 'players.csv': `PlayerID,PlayerName,IsTeam\n${players}\n` }));
+    // Some 900 KB: read in several batches, each naming players the ones before did not.
+    const rows = Array.from({ length: 20_000 }, (_, i) =>
+      `100,2027-01-01T00:00:00.${String(i).padStart(6, '0')}Z,1,${i},${1000 + Math.floor(i / 50)},200`);
+    const good = dataset({ 'hunting_globals.csv': `${GLOBALS_HEADER}\n${rows.join('\n')}\n` });
+    const bad = [...rows];
+    bad[17_000] = '100,2027-01-01T00:00:00Z,1,1,1400,200';
+    await rejects(dataset({ 'hunting_globals.csv': `${GLOBALS_HEADER}\n${bad.join('\n')}\n` }), [
+      { file: 'hunting_globals.csv', line: 17_002, column: 'PlayerID', reason: 'no PlayerID 1400 in players.csv or the database' },
+    ]);
+    const report = await loadDataset(db.knex, good);
+    expect(report.files).toEqual([{ file: 'hunting_globals.csv', rows: 20_000, inserted: 20_000, updated: 0, unchanged: 0, deleted: 0 }]);
+    const perPlayer = await db.knex('hunting_globals').where('player_id', '>=', 1000).groupBy('player_id').select('player_id', db.knex.raw('count(*)::int AS n'));
+    expect(perPlayer).toHaveLength(400);
+    expect(perPlayer.every((r: { n: number }) => r.n === 50)).toBe(true);
+  });
+
   test('references resolve in the database: professions first, then weapons alone', async () => {
     await loadDataset(db.knex, dataset({ 'professions.csv': 'ProfessionID,ProfessionName\n3,Ranged Laser (Hit)\n' }));
     await loadDataset(db.knex, dataset({ 'weapons.csv': `${WEAPONS_HEADER}\n1002,New,,,1,2,3,4,5,6,7,8,9,10,11,12,13,1,3,1,77\n` }));
@@ -457,4 +486,17 @@ test('a load leaves fresh planner statistics on the tables it changed', async ()
   const { n } = (await knex('auction_categories').count({ n: '*' }))[0];
   const stats = await knex.raw(`SELECT reltuples FROM pg_class WHERE relname = 'auction_categories'`);
   expect(stats.rows[0].reltuples).toBe(Number(n));
+});
+
+test('a small load leaves the statistics of a large table; a tenth of its rows or more refreshes them', async () => {
+  const { knex } = db;
+  const counted = async () => Number((await knex.raw(`SELECT reltuples FROM pg_class WHERE relname = 'auction_categories'`)).rows[0].reltuples);
+  const categories = (from: number, n: number) =>
+    `CategoryID,CategoryName\n${Array.from({ length: n }, (_, i) => `${from + i},C${from + i}`).join('\n')}\n`;
+  await loadDataset(knex, dataset({ 'auction_categories.csv': categories(8000, 98) }));
+  expect(await counted()).toBe(100);
+  await loadDataset(knex, dataset({ 'auction_categories.csv': categories(8100, 1) }));
+  expect(await counted()).toBe(100);
+  await loadDataset(knex, dataset({ 'auction_categories.csv': categories(8200, 10) }));
+  expect(await counted()).toBe(111);
 });

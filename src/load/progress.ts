@@ -27,3 +27,24 @@ export function throttle(listener: ProgressListener | undefined) {
     listener({ file, phase, done, total, unit: phase === 'read' ? 'bytes' : 'rows' });
   };
 }
+
+/** How long one phase of a load took: a file's read (checked and staged), write or delete, or the commit or final ANALYZE (file ''). */
+export interface PhaseTiming {
+  file: string;
+  phase: 'read' | 'write' | 'delete' | 'commit' | 'analyze';
+  ms: number;
+}
+
+export type PhaseListener = (t: PhaseTiming) => void;
+
+/** Runs `fn`, then tells `listener` how long it took (also when it failed: the phase ended there). */
+export function timer(listener: PhaseListener | undefined) {
+  return async <T>(file: string, phase: PhaseTiming['phase'], fn: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await fn();
+    } finally {
+      listener?.({ file, phase, ms: performance.now() - start });
+    }
+  };
+}

@@ -11,6 +11,8 @@ export type Row = (string | null)[];
 /** Takes a file's checked rows into its temporary staging table. */
 export interface Stager {
   add(rows: Row[]): Promise<void>;
+  /** Frees the connection for another statement (a COPY in progress ends; the next add starts one). */
+  pause(): Promise<void>;
   /** Always called, also after a failure, so the connection leaves COPY mode. */
   finish(): Promise<void>;
 }
@@ -30,15 +32,28 @@ export async function openStager(trx: Knex.Transaction, spec: FileSpec, embedded
   return embedded ? insertStager(trx, spec) : copyStager(trx, spec);
 }
 
-async function copyStager(trx: Knex.Transaction, spec: FileSpec): Promise<Stager> {
-  // Inside a transaction, knex hands out the transaction's own connection.
-  const client = (await trx.client.acquireConnection()) as PoolClient;
-  const stream = client.query(copyFrom(`COPY ${stageTable(spec)} (${spec.columns.map((c) => c.db).join(', ')}) FROM STDIN (FORMAT csv)`));
-  const done = finished(stream);
-  done.catch(() => {});
+function copyStager(trx: Knex.Transaction, spec: FileSpec): Stager {
   const quote = spec.columns.map((c) => c.type === 'text');
+  let copy: { stream: ReturnType<typeof copyFrom>; done: Promise<void> } | undefined;
+  const open = async () => {
+    // Inside a transaction, knex hands out the transaction's own connection.
+    const client = (await trx.client.acquireConnection()) as PoolClient;
+    const stream = client.query(copyFrom(`COPY ${stageTable(spec)} (${spec.columns.map((c) => c.db).join(', ')}) FROM STDIN (FORMAT csv)`));
+    const done = finished(stream);
+    done.catch(() => {});
+    return { stream, done };
+  };
+  const close = async () => {
+    if (!copy) return;
+    const { stream, done } = copy;
+    copy = undefined;
+    if (!stream.destroyed) stream.end();
+    await done;
+  };
   return {
     async add(rows) {
+      copy ??= await open();
+      const { stream, done } = copy;
       if (stream.destroyed) return done;
       let chunk = '';
       for (const row of rows) {
@@ -52,10 +67,8 @@ async function copyStager(trx: Knex.Transaction, spec: FileSpec): Promise<Stager
       }
       if (!stream.write(chunk)) await once(stream, 'drain');
     },
-    async finish() {
-      if (!stream.destroyed) stream.end();
-      await done;
-    },
+    pause: close,
+    finish: close,
   };
 }
 
@@ -69,6 +82,7 @@ function insertStager(trx: Knex.Transaction, spec: FileSpec): Stager {
         await trx.raw(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, ?)`, [JSON.stringify(objects)]);
       }
     },
+    async pause() {},
     async finish() {},
   };
 }

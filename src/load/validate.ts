@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { readCsv, type CsvRecord } from './csv';
 import { FILES, SPEC_BY_FILE, idColumn, referencesTo, type ColumnSpec, type FileSpec } from './files';
 import { DatasetError, ProblemList } from './problems';
-import type { throttle } from './progress';
+import type { throttle, timer } from './progress';
 import type { Row, Stager } from './stage';
 import { parseTimestamp, parseXsdBoolean, parseXsdDecimal, parseXsdInt, type Parsed } from './values';
 
@@ -55,19 +55,23 @@ export async function checkDataset(
   replace: boolean,
   progress: Progress,
   stage: (spec: FileSpec) => Promise<Stager>,
+  timed: ReturnType<typeof timer>,
 ): Promise<CheckedFile[]> {
   const problems = new ProblemList();
   const present = await datasetFiles(dir, problems);
   const ids = new Map<string, Map<number, number>>();
-  const dbIds = new Map<string, Set<number>>();
-  const lookup = async (file: string): Promise<Lookup> => {
+  const dbIds = new Map<string, DatabaseIds>();
+  const lookup = (file: string): Lookup => {
     const own = ids.get(file);
     // With --replace, the database's rows of a kind in the dataset are going away.
     if (replace && present.has(file)) return { has: (id) => own!.has(id), where: file };
-    const spec = SPEC_BY_FILE.get(file)!;
-    if (!dbIds.has(file)) dbIds.set(file, await idsInDatabase(knex, spec));
+    if (!dbIds.has(file)) dbIds.set(file, new DatabaseIds(knex, SPEC_BY_FILE.get(file)!));
     const db = dbIds.get(file)!;
-    return { has: (id) => own?.has(id) || db.has(id), where: `${file} or the database` };
+    return {
+      has: (id) => own?.has(id) || db.has(id),
+      fetch: (wanted, beforeQuery) => db.fetch(own ? wanted.filter((id) => !own.has(id)) : wanted, beforeQuery),
+      where: `${file} or the database`,
+    };
   };
 
   const checked: CheckedFile[] = [];
@@ -75,25 +79,29 @@ export async function checkDataset(
     if (!present.has(spec.file)) continue;
     const file = path.join(dir, spec.file);
     const { size } = await fs.promises.stat(file);
-    const refs: (Lookup | undefined)[] = [];
-    for (const c of spec.columns) refs.push(c.ref ? await lookup(c.ref) : undefined);
+    const refs = spec.columns.map((c) => (c.ref ? lookup(c.ref) : undefined));
     const add: Add = (line, column, reason) => problems.add(spec.file, line, column, reason);
     const checker = new FileChecker(spec, refs, add);
     const onBytes = (bytes: number) => progress(spec.file, 'read', bytes, size);
     onBytes(0);
-    const stager = problems.total === 0 ? await stage(spec) : undefined;
-    try {
-      for await (const batch of readCsv(file, (line, reason) => add(line, '', reason), onBytes)) {
-        const rows: Row[] = [];
-        for (const record of batch) {
-          const row = checker.check(record);
-          if (row) rows.push(row);
+    await timed(spec.file, 'read', async () => {
+      const stager = problems.total === 0 ? await stage(spec) : undefined;
+      try {
+        for await (const batch of readCsv(file, (line, reason) => add(line, '', reason), onBytes)) {
+          const fine: { line: number; row: Row }[] = [];
+          for (const record of batch) {
+            const row = checker.check(record);
+            if (row) fine.push({ line: record.line, row });
+          }
+          // The stage's COPY holds the connection: it ends before the database is asked.
+          await checker.fetchReferences(fine.map((c) => c.row), async () => stager?.pause());
+          const rows = fine.filter((c) => checker.checkReferences(c.line, c.row)).map((c) => c.row);
+          if (stager && problems.total === 0 && rows.length) await stager.add(rows);
         }
-        if (stager && problems.total === 0 && rows.length) await stager.add(rows);
+      } finally {
+        await stager?.finish();
       }
-    } finally {
-      await stager?.finish();
-    }
+    });
     if (!checker.cellIndex) add(1, '', 'no header row');
     if (spec.mode === 'record') ids.set(spec.file, checker.ids as Map<number, number>);
     checked.push({ spec, rows: checker.rows });
@@ -128,13 +136,34 @@ async function datasetFiles(dir: string, problems: ProblemList): Promise<Set<str
   return present;
 }
 
-async function idsInDatabase(knex: Knex, spec: FileSpec): Promise<Set<number>> {
-  const column = idColumn(spec).db;
-  const rows: { id: number }[] = await knex(spec.table).select(`${column} as id`);
-  return new Set(rows.map((r) => r.id));
+/**
+ * The IDs of a kind that the database holds, asked for as the files refer to them: a load of
+ * new globals reads the few players it names, not every player there is.
+ */
+class DatabaseIds {
+  private readonly found = new Set<number>();
+  private readonly asked = new Set<number>();
+
+  constructor(private readonly knex: Knex, private readonly spec: FileSpec) {}
+
+  has(id: number): boolean {
+    return this.found.has(id);
+  }
+
+  async fetch(ids: number[], beforeQuery: () => Promise<void>): Promise<void> {
+    const wanted = [...new Set(ids)].filter((id) => !this.asked.has(id));
+    if (wanted.length === 0) return;
+    await beforeQuery();
+    for (const id of wanted) this.asked.add(id);
+    const column = idColumn(this.spec).db;
+    // An array literal: knex would spread a JS array into one binding per element.
+    const r = await this.knex.raw(`SELECT ${column} AS id FROM ${this.spec.table} WHERE ${column} = ANY(?::int[])`, [`{${wanted.join(',')}}`]);
+    for (const { id } of r.rows as { id: number }[]) this.found.add(id);
+  }
 }
 
-type Lookup = { has(id: number): boolean; where: string };
+/** Whether an ID of a kind is in the dataset (or the database); `fetch` first for IDs that may be in the database. */
+type Lookup = { has(id: number): boolean; fetch?(ids: number[], beforeQuery: () => Promise<void>): Promise<void>; where: string };
 
 /** Checks one file's records, keeping the IDs (or keys) it has seen. */
 class FileChecker {
@@ -179,6 +208,24 @@ class FileChecker {
       row[j] = r.value ?? null;
     }
     if (!this.checkKey(line, row)) ok = false;
+    return ok ? row : undefined;
+  }
+
+  /** Asks the database about the references of `rows` the dataset does not resolve. */
+  async fetchReferences(rows: Row[], beforeQuery: () => Promise<void>): Promise<void> {
+    for (let j = 0; j < this.refs.length; j++) {
+      const ref = this.refs[j];
+      if (!ref?.fetch) continue;
+      const wanted: number[] = [];
+      for (const row of rows) if (row[j] != null) wanted.push(Number(row[j]));
+      await ref.fetch(wanted, beforeQuery);
+    }
+  }
+
+  /** False (and a problem) when a reference of a checked row resolves nowhere; after fetchReferences. */
+  checkReferences(line: number, row: Row): boolean {
+    const { columns } = this.spec;
+    let ok = true;
     for (let j = 0; j < columns.length; j++) {
       const ref = this.refs[j];
       const v = row[j];
@@ -188,7 +235,7 @@ class FileChecker {
         ok = false;
       }
     }
-    return ok ? row : undefined;
+    return ok;
   }
 
   /** False for a repeated key. */

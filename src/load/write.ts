@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { FileSpec } from './files';
-import type { throttle } from './progress';
+import type { throttle, timer } from './progress';
+import { withBulkReferenceCheck } from './references';
 import { stageTable } from './stage';
 import type { CheckedFile } from './validate';
 
@@ -23,6 +24,7 @@ export interface LoadReport {
 }
 
 type Progress = ReturnType<typeof throttle>;
+type Timed = ReturnType<typeof timer>;
 
 // Staged rows are moved in slices of this many 8 KiB pages (some 100,000 globals), so
 // progress can be shown during a long load.
@@ -37,28 +39,47 @@ export async function applyStaged(
   files: CheckedFile[],
   replace: boolean,
   progress: Progress,
+  timed: Timed,
 ): Promise<LoadReport> {
   const reports = new Map<string, FileReport>();
   for (const { spec, rows } of files) {
-    await trx.raw(`ANALYZE ${stageTable(spec)}`);
-    const deleted = spec.mode === 'damage' ? await removeDroppedDamage(trx, spec) : 0;
-    const counts = { inserted: 0, updated: 0 };
-    const pages = Number((await trx.raw(`SELECT pg_relation_size('${stageTable(spec)}') / current_setting('block_size')::int AS n`)).rows[0].n);
-    progress(spec.file, 'write', 0, rows);
-    for (let page = 0; page < pages; page += SLICE_PAGES) {
-      const slice = `ctid >= '(${page},0)'::tid AND ctid < '(${page + SLICE_PAGES},0)'::tid`;
-      const r = await upsert(trx, spec, slice);
-      counts.inserted += r.inserted;
-      counts.updated += r.updated;
-      progress(spec.file, 'write', Math.min(rows, Math.round((rows * (page + SLICE_PAGES)) / pages)), rows);
-    }
-    progress(spec.file, 'write', rows, rows);
-    reports.set(spec.file, { file: spec.file, rows, ...counts, unchanged: rows - counts.inserted - counts.updated, deleted });
+    const report = await timed(spec.file, 'write', async () => {
+      // Statistics for the joins of the deletions; the upsert itself reads the stage in order.
+      if (spec.mode === 'damage' || replace) await trx.raw(`ANALYZE ${stageTable(spec)}`);
+      const deleted = spec.mode === 'damage' ? await removeDroppedDamage(trx, spec) : 0;
+      const counts = spec.mode === 'globals'
+        ? await withBulkReferenceCheck(trx, spec, () => upsertInSlices(trx, spec, rows, progress))
+        : await upsertInSlices(trx, spec, rows, progress);
+      return { file: spec.file, rows, ...counts, unchanged: rows - counts.inserted - counts.updated, deleted };
+    });
+    reports.set(spec.file, report);
   }
   if (replace) {
-    for (const { spec } of [...files].reverse()) reports.get(spec.file)!.deleted += await removeMissing(trx, spec);
+    for (const { spec } of [...files].reverse()) {
+      reports.get(spec.file)!.deleted += await timed(spec.file, 'delete', () => removeMissing(trx, spec));
+    }
   }
   return { files: files.map((f) => reports.get(f.spec.file)!) };
+}
+
+async function upsertInSlices(
+  trx: Knex.Transaction,
+  spec: FileSpec,
+  rows: number,
+  progress: Progress,
+): Promise<{ inserted: number; updated: number }> {
+  const counts = { inserted: 0, updated: 0 };
+  const pages = Number((await trx.raw(`SELECT pg_relation_size('${stageTable(spec)}') / current_setting('block_size')::int AS n`)).rows[0].n);
+  progress(spec.file, 'write', 0, rows);
+  for (let page = 0; page < pages; page += SLICE_PAGES) {
+    const slice = `ctid >= '(${page},0)'::tid AND ctid < '(${page + SLICE_PAGES},0)'::tid`;
+    const r = await upsert(trx, spec, slice);
+    counts.inserted += r.inserted;
+    counts.updated += r.updated;
+    progress(spec.file, 'write', Math.min(rows, Math.round((rows * (page + SLICE_PAGES)) / pages)), rows);
+  }
+  progress(spec.file, 'write', rows, rows);
+  return counts;
 }
 
 async function upsert(trx: Knex.Transaction, spec: FileSpec, where: string): Promise<{ inserted: number; updated: number }> {
