@@ -2,7 +2,7 @@
 // gzip or brotli when the request's Accept-Encoding takes it, on every binding and on the WSDLs and
 // pages, and inflates to the plain answer byte for byte; the answer cache keeps each compressed
 // form it made. GET answers carry a strong ETag (one per coding), If-None-Match gets 304, and a
-// load that changes an answer changes its tag.
+// load changes the tags (the data version is in them).
 
 import fs from 'node:fs';
 import http from 'node:http';
@@ -210,10 +210,14 @@ describe('ETag and If-None-Match', () => {
         bytesOf.set(tag, answer.bytes);
       }
     }
-    // The plain answer is the same bytes with and without the cache, so the same tag; the
-    // compressed forms differ (the cache keeps them made with a stronger setting), and so do their tags.
-    expect(plainTags.size).toBe(1);
-    expect(bytesOf.size).toBe(5);
+    // The plain answer is the same bytes with and without the cache, so the same hash; the cached
+    // one's tag also names the data version it was read at (only the cache follows the version).
+    // The compressed forms differ (the cache keeps them made with a stronger setting), and so do their tags.
+    const versioned = [...plainTags].filter((t) => /^"v\d+-/.test(t));
+    const bare = [...plainTags].filter((t) => !/^"v\d+-/.test(t));
+    expect({ versioned: versioned.length, bare: bare.length }).toEqual({ versioned: 1, bare: 1 });
+    expect(versioned[0].replace(/^"v\d+-/, '"')).toBe(bare[0]);
+    expect(bytesOf.size).toBe(6);
     expect((await send(cachedApp.url, monster('get'))).headers.etag).toMatch(/^"[\w-]+"$/);
   });
 
@@ -249,14 +253,14 @@ describe('ETag and If-None-Match', () => {
     expect(answer.bytes.length).toBeGreaterThan(0);
   });
 
-  test('a load that changes an answer changes its ETag; loading the old data back brings the old tag back', async () => {
-    const rename = (name: string) => {
+  test('a load changes the ETag: of an answer it changed, and (the data version is in the tag) of one it did not', async () => {
+    const rename = (id: string, name: string) => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svapi-etag-'));
-      fs.writeFileSync(path.join(dir, 'monsters.csv'), `MonsterID,MonsterName,Description,ItemPictureURL\n2,${name},,\n`);
+      fs.writeFileSync(path.join(dir, 'monsters.csv'), `MonsterID,MonsterName,Description,ItemPictureURL\n${id},${name},,\n`);
       return loadDataset(db.knex, dir);
     };
-    const tagOf = async () => {
-      const answer = await send(cachedApp.url, monster('get', '2'));
+    const tagOf = async (id = '2') => {
+      const answer = await send(cachedApp.url, monster('get', id));
       expect(answer.status).toBe(200);
       return { tag: answer.headers.etag!, body: answer.bytes.toString() };
     };
@@ -264,7 +268,8 @@ describe('ETag and If-None-Match', () => {
     expect(original.body).toContain('<MonsterName>Atrox Young</MonsterName>');
     expect((await send(cachedApp.url, monster('get', '2'), { 'If-None-Match': original.tag })).status).toBe(304);
 
-    await rename('Atrox Renamed');
+    const other = await tagOf('1');
+    await rename('2', 'Atrox Renamed');
     await until('the answer names Atrox Renamed', async () => (await tagOf()).body.includes('Atrox Renamed'), 3000);
     const renamed = await tagOf();
     expect(renamed.tag).not.toBe(original.tag);
@@ -272,9 +277,14 @@ describe('ETag and If-None-Match', () => {
     expect(stale.status).toBe(200);
     expect(stale.bytes.toString()).toContain('Atrox Renamed');
 
-    await rename('Atrox Young');
+    // Monster 1's answer is the same bytes, read at a later data version: a new tag.
+    const otherNow = await tagOf('1');
+    expect({ body: otherNow.body, changed: otherNow.tag !== other.tag }).toEqual({ body: other.body, changed: true });
+
+    await rename('2', 'Atrox Young');
     await until('the answer names Atrox Young again', async () => (await tagOf()).body.includes('Atrox Young'), 3000);
-    expect((await tagOf()).tag).toBe(original.tag);
+    const back = await tagOf();
+    expect({ body: back.body, tags: new Set([back.tag, renamed.tag, original.tag]).size }).toEqual({ body: original.body, tags: 3 });
   });
 });
 

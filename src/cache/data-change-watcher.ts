@@ -61,7 +61,7 @@ export class DataChangeWatcher {
       const version = await readDataVersion(this.knex);
       if (version !== this.version) {
         if (this.version !== undefined) this.opts.logger.info({ version }, 'data changed: cached answers dropped');
-        this.cache.invalidate();
+        this.cache.invalidate(version);
         this.version = version;
       }
       const listenerOk = !this.opts.listenUrl || this.listening || this.replica;
@@ -89,14 +89,14 @@ export class DataChangeWatcher {
     client.on('notification', (n) => {
       if (n.channel !== DATA_CHANGED_CHANNEL) return;
       this.opts.logger.info({ version: Number(n.payload) }, 'load committed: cached answers dropped');
-      this.cache.invalidate();
       this.version = Number(n.payload);
+      this.cache.invalidate(this.version);
     });
     try {
       await client.connect();
       await client.query(`LISTEN ${DATA_CHANGED_CHANNEL}`);
       // Loads may have committed while nobody listened: start from an empty cache.
-      this.cache.invalidate();
+      this.cache.invalidate(this.version);
       this.listening = this.listener === client;
     } catch (e) {
       // 25006: "cannot execute LISTEN during recovery", a read replica.

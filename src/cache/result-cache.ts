@@ -17,6 +17,8 @@ export class ResultCache {
   private readonly inflight = new Map<string, Promise<Answer>>();
   private generation = 0;
   private usableUntil = 0;
+  /** The data version the answers are read at, when known: it is part of their ETags. */
+  dataVersion: number | undefined;
   hits = 0;
   misses = 0;
 
@@ -75,8 +77,9 @@ export class ResultCache {
     });
   }
 
-  /** The data changed (or may have): forget every answer, and any read still under way. */
-  invalidate(): void {
+  /** The data changed (or may have): forget every answer, and any read still under way. `version`: the data's version now, when known. */
+  invalidate(version?: number): void {
+    this.dataVersion = version;
     this.generation++;
     this.inflight.clear();
     this.lru?.clear();

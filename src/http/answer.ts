@@ -37,9 +37,10 @@ function compress(body: Body, coding: Coding, setting: Setting): Buffer {
 }
 
 /**
- * A complete answer with what HTTP derives from its bytes: a strong entity tag (a hash of the
- * bytes, so the same bytes have the same tag in every process, and a load that changes them
- * changes it) and its compressed forms, each with a tag of its own (the hash and the setting).
+ * A complete answer with what HTTP derives from its bytes: a strong entity tag (the data version
+ * the answer was read at, where known, and a hash of the bytes: every process gives the same
+ * answer the same tag, a load changes the tags of the answers read after it, and one tag is
+ * always one byte sequence) and its compressed forms, each with a tag of its own (the hash and the setting).
  * An answer that is kept (the answer cache) makes each compressed form once, when it is first
  * asked for, and keeps it; any other is compressed for the request that asks, with a cheaper
  * setting.
@@ -54,7 +55,8 @@ export class Answer {
   private br: Buffer | undefined;
   private grew: (() => void) | undefined;
 
-  constructor(text: string) {
+  /** `dataVersion`: the version of the data the answer was read at, when known (it goes into the ETag). */
+  constructor(text: string, private readonly dataVersion?: number) {
     this.body = text.length <= STRING_BODY_MAX ? text : Buffer.from(text);
     this.bytes = typeof this.body === 'string' ? Buffer.byteLength(this.body) : this.body.length;
     this.compressible = this.bytes >= COMPRESS_MIN_BYTES;
@@ -65,7 +67,7 @@ export class Answer {
    * form's tag names the setting it is made with: the same tag is always the same bytes.
    */
   etag(coding?: Coding): string {
-    const tag = (this.tag ??= `"${crypto.createHash('sha256').update(this.body).digest('base64url').slice(0, 22)}"`);
+    const tag = (this.tag ??= `"${this.dataVersion === undefined ? '' : `v${this.dataVersion}-`}${crypto.createHash('sha256').update(this.body).digest('base64url').slice(0, 22)}"`);
     return coding === undefined ? tag : tag.slice(0, -1) + (this.grew ? KEPT : PER_REQUEST)[coding].tag;
   }
 

@@ -43,7 +43,10 @@ export function decode(call: Call): OperationParams[OperationName] {
  */
 export function cached(results: ResultCache, name: string, op: Operation, params: Params, make: () => Promise<string>): Answer | Promise<Answer> {
   const key = cacheKey(name, op, params);
-  return results.lookup(key) ?? results.get(key, async () => new Answer(await make()));
+  return results.lookup(key) ?? results.get(key, async () => {
+    const version = results.dataVersion;
+    return new Answer(await make(), version);
+  });
 }
 
 // U+0001 cannot occur in a decoded parameter (decodeParams refuses control characters).
