@@ -51,8 +51,6 @@ function send(req: Req, res: Res, status: number, page: string, headers: Record<
 
 const XML_HEADERS = { 'Content-Type': XML_TYPE };
 
-
-
 /** GET on an endpoint path: `?wsdl` gives the WSDL, `?disco` the DISCO document, `?op=` an operation's page, else the help page. */
 export function endpointGetHandler(endpoint: Endpoint, ctx: ServiceContext): PageHandler {
   return (req, res) => {
