@@ -129,15 +129,29 @@ function groupOrWorldWritable(dir: string): string[] {
   return all.filter((f) => (fs.lstatSync(f).mode & 0o022) !== 0 && !fs.lstatSync(f).isSymbolicLink());
 }
 
-/** Connects to `url` with pg and reads dev_keys, as the given user (undefined: this one). */
-function tryConnect(url: string, asUser?: number): { status: number | null; output: string } {
-  const script = `const { Client } = require(${JSON.stringify(require.resolve('pg'))});
+/** Runs `script` (argument: `arg`) in a new node, as the given user (undefined: this one). */
+function runNode(script: string, arg: string, asUser?: number): { status: number | null; output: string } {
+  const command = asUser === undefined ? [process.execPath] : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', process.execPath];
+  const r = spawnSync(command[0], [...command.slice(1), '-e', script, arg], { encoding: 'utf8', cwd: '/' });
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+/** Connects to `url` with pg and reads dev_keys. */
+function tryConnect(url: string): { status: number | null; output: string } {
+  return runNode(`const { Client } = require(${JSON.stringify(require.resolve('pg'))});
 const c = new Client({ connectionString: process.argv[1] });
 c.connect().then(() => c.query('select count(*) from dev_keys')).then((r) => { console.log('read', r.rows[0].count); return c.end(); })
-  .catch((e) => { console.log(e.code ?? e.message); process.exit(1); });`;
-  const command = asUser === undefined ? [process.execPath] : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', process.execPath];
-  const r = spawnSync(command[0], [...command.slice(1), '-e', script, url], { encoding: 'utf8', cwd: '/' });
-  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+  .catch((e) => { console.log(e.code ?? e.message); process.exit(1); });`, url);
+}
+
+/**
+ * Opens the Unix socket at `socket` as `asUser`, with node:net alone: that user may not be able to
+ * read this checkout (and its pg) at all, as in a clone under a private temporary folder.
+ */
+function tryOpenSocket(socket: string, asUser: number): { status: number | null; output: string } {
+  return runNode(`require('node:net').connect(process.argv[1])
+  .on('connect', function () { console.log('connected'); this.destroy(); })
+  .on('error', (e) => { console.log(e.code ?? e.message); process.exit(1); });`, socket, asUser);
 }
 
 const NOBODY = 65534;
@@ -151,8 +165,9 @@ test('another local user cannot connect to the embedded database', () => {
     console.warn('skipped the other-user connection attempt: it needs root to run as nobody');
     return;
   }
-  // ...another user, given the same URL, is refused by the file system.
-  expect(tryConnect(state.url, NOBODY)).toEqual({ status: 1, output: 'EACCES\n' });
+  // ...another user, given the socket that URL names, is refused by the file system.
+  expect(state.url).toContain(encodeURIComponent(path.dirname(state.socket)));
+  expect(tryOpenSocket(state.socket, NOBODY)).toEqual({ status: 1, output: 'EACCES\n' });
 });
 
 test('no file of a new data folder is group- or world-writable', () => {
