@@ -12,6 +12,7 @@ import os from 'node:os';
 import { createLogger, type Logger } from './log';
 import type { RunningServer } from './server';
 import { registerGenerateCommand } from './generate/command';
+import { registerCompareCommand } from './compare/command';
 
 const program = new Command('svapi')
   .description('Game data query service: SOAP 1.1/1.2 and HTTP GET/POST over a Postgres database')
@@ -148,6 +149,9 @@ program
 
 // `svapi generate <dir> --scale N [--seed S]`: a synthetic dataset (src/generate).
 registerGenerateCommand(program);
+
+// `svapi compare <legacy base URL>`: the legacy service and svapi side by side (src/compare).
+registerCompareCommand(program);
 
 const keys = program.command('keys').description('manage developer credentials (DevID/DevKey)');
 keys
