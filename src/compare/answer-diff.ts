@@ -134,12 +134,12 @@ class AnswerComparison {
 }
 
 /**
- * Pairs the children of two elements in order. Lists of equal length pair by position; otherwise
- * the longest run of equal children is kept in step (so one missing record shows as one, not as
- * every record after it) and the children between are paired by position, the rest left single.
+ * Pairs the children of two elements in order: the longest run of equal children is kept in step
+ * (so one missing record shows as one, not as every record after it), the children between are
+ * paired by position, the rest left single. Leaves pair by position.
  */
 function align(l: XmlNode[], s: XmlNode[], canonical: (n: XmlNode, side: 'legacy' | 'svapi') => string): [XmlNode | undefined, XmlNode | undefined][] {
-  if (l.length === s.length) return l.map((n, i) => [n, s[i]]);
+  if (l.length === s.length && l.every((n) => !n.children.length)) return l.map((n, i) => [n, s[i]]);
   const a = l.map((n) => canonical(n, 'legacy'));
   const b = s.map((n) => canonical(n, 'svapi'));
   let start = 0;

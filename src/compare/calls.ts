@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { parseXmlTree, type XmlNode } from './xml-tree';
 import type { BindingKind } from './wsdl-contract';
 
@@ -41,6 +42,8 @@ export class Deadline {
   constructor(readonly ms: number) {
     this.timer = setTimeout(() => this.controller.abort(new Error('the run\'s time limit was reached')), ms);
     this.timer.unref();
+    // Every call and wait of the run listens to it.
+    setMaxListeners(0, this.controller.signal);
   }
 
   get signal(): AbortSignal {
@@ -54,12 +57,14 @@ export class Deadline {
   sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       if (this.passed) return resolve();
+      const signal = this.controller.signal;
       const t = setTimeout(done, ms);
       function done() {
         clearTimeout(t);
+        signal.removeEventListener('abort', done);
         resolve();
       }
-      this.controller.signal.addEventListener('abort', done, { once: true });
+      signal.addEventListener('abort', done, { once: true });
     });
   }
 

@@ -23,6 +23,8 @@ export function compareContracts(endpoint: string, legacy: Contract, svapi: Cont
   }
   const nsAction = (c: Contract, op: string) => (c.targetNamespace.endsWith('/') ? c.targetNamespace + op : `${c.targetNamespace}/${op}`);
   const types = new TypePairs();
+  // soapActions that only follow from the namespaces are one finding per endpoint, not one per operation.
+  const followingActions: string[] = [];
   for (const kind of BINDING_KINDS) {
     const l = legacy.bindings.get(kind);
     const s = svapi.bindings.get(kind);
@@ -45,7 +47,8 @@ export function compareContracts(endpoint: string, legacy: Contract, svapi: Cont
       }
       if (lop.action !== sop.action) {
         const followsNamespace = isSoap(kind) && lop.action === nsAction(legacy, name) && sop.action === nsAction(svapi, name);
-        add(where, isSoap(kind) ? (followsNamespace ? 'soapAction (follows the namespace)' : 'soapAction') : 'HTTP location', lop.action, sop.action);
+        if (followsNamespace) followingActions.push(where);
+        else add(where, isSoap(kind) ? 'soapAction' : 'HTTP location', lop.action, sop.action);
       }
       comparePartLists(where, 'request message', lop.input, sop.input, add);
       comparePartLists(where, 'response message', lop.output, sop.output, add);
@@ -57,6 +60,9 @@ export function compareContracts(endpoint: string, legacy: Contract, svapi: Cont
     for (const name of s.keys()) {
       if (!l.has(name)) add(`${name} (${BINDING_LABEL[kind]})`, 'operation not offered by legacy', 'not offered', 'offered', 'note');
     }
+  }
+  if (followingActions.length) {
+    add(`soapAction of ${followingActions.join(', ')}`, 'soapAction (follows the namespace)', nsAction(legacy, '<Operation>'), nsAction(svapi, '<Operation>'));
   }
   if (legacy.declaresFaults !== svapi.declaresFaults) {
     add('wsdl:fault', 'fault declarations (legacy clients unaffected)', legacy.declaresFaults ? 'declared' : 'none', svapi.declaresFaults ? 'declared' : 'none', 'note');
