@@ -156,7 +156,9 @@ function align(l: XmlNode[], s: XmlNode[], canonical: (n: XmlNode, side: 'legacy
   let i = start;
   let j = start;
   const gap = (toI: number, toJ: number) => {
-    while (i < toI || j < toJ) pairs.push([i < toI ? l[i++] : undefined, j < toJ ? s[j++] : undefined]);
+    for (const [x, y] of pairSimilar(l.slice(i, toI), s.slice(j, toJ))) pairs.push([x === undefined ? undefined : l[i + x], y === undefined ? undefined : s[j + y]]);
+    i = toI;
+    j = toJ;
   };
   for (const [mi, mj] of matches) {
     gap(mi, mj);
@@ -165,6 +167,53 @@ function align(l: XmlNode[], s: XmlNode[], canonical: (n: XmlNode, side: 'legacy
   gap(endA, endB);
   for (let k = 0; k < a.length - endA; k++) pairs.push([l[endA + k], s[endB + k]]);
   return pairs;
+}
+
+/**
+ * The children between two runs of equal ones: of the same number, paired by position (records
+ * changed in place); otherwise paired in order where most of their values agree (the same record,
+ * changed), the rest left single (records only one side has).
+ */
+function pairSimilar(l: XmlNode[], s: XmlNode[]): [number | undefined, number | undefined][] {
+  if (l.length === s.length) return l.map((_, k) => [k, k]);
+  if (!l.length || !s.length || l.length * s.length > 10_000) {
+    return Array.from({ length: Math.max(l.length, s.length) }, (_, k) => [k < l.length ? k : undefined, k < s.length ? k : undefined]);
+  }
+  const a = l.map((n) => leaves(n));
+  const b = s.map((n) => leaves(n));
+  const sim = (x: number, y: number) => {
+    const other = new Set(b[y]);
+    const same = a[x].filter((v) => other.has(v)).length;
+    return same / Math.max(a[x].length, b[y].length, 1);
+  };
+  // Best total similarity of an ordered pairing, pairs only above one half.
+  const w = s.length + 1;
+  const best = new Float64Array((l.length + 1) * w);
+  const score = l.map((_, x) => s.map((__, y) => sim(x, y)));
+  for (let x = l.length - 1; x >= 0; x--) {
+    for (let y = s.length - 1; y >= 0; y--) {
+      const pair = score[x][y] > 0.5 ? score[x][y] + best[(x + 1) * w + y + 1] : -1;
+      best[x * w + y] = Math.max(pair, best[(x + 1) * w + y], best[x * w + y + 1]);
+    }
+  }
+  const out: [number | undefined, number | undefined][] = [];
+  let x = 0;
+  let y = 0;
+  while (x < l.length && y < s.length) {
+    if (score[x][y] > 0.5 && best[x * w + y] === score[x][y] + best[(x + 1) * w + y + 1]) out.push([x++, y++]);
+    else if (best[x * w + y] === best[(x + 1) * w + y]) out.push([x++, undefined]);
+    else out.push([undefined, y++]);
+  }
+  while (x < l.length) out.push([x++, undefined]);
+  while (y < s.length) out.push([undefined, y++]);
+  return out;
+}
+
+/** A subtree's leaves as `path=text`, for telling how alike two records are. */
+function leaves(n: XmlNode, prefix = ''): string[] {
+  const here = `${prefix}/${n.local}`;
+  if (!n.children.length) return [`${here}=${isNil(n) ? '\u0000nil' : n.text.trim()}`];
+  return n.children.flatMap((c) => leaves(c, here));
 }
 
 /** Index pairs of a longest common subsequence; beyond 4 million cells, none (pairing by position). */

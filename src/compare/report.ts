@@ -80,10 +80,18 @@ export function textReport(r: CompareResult): string {
     for (const row of [header, ...rows]) lines.push(`  ${row.map((v, i) => v.padEnd(widths[i])).join('  ')}`.trimEnd());
     const firsts = grid.filter((g) => g.cell.firstDifference);
     if (firsts.length) {
-      lines.push('', 'First difference per operation and binding');
+      // The same first difference on several bindings is shown once, with the first one's path.
+      const groups = new Map<string, { c: CallResult; bindings: string[] }>();
       for (const { binding, cell } of firsts) {
         const c = cell.firstDifference!;
-        lines.push(`  ${c.operation} ${BINDING_LABEL[binding]} ${params(c)}: ${c.first!.path}`, `      legacy: ${c.first!.legacy}`, `      svapi:  ${c.first!.svapi}`);
+        const key = JSON.stringify([c.operation, c.params, c.first!.legacy.replace(/<\w+>/, ''), c.first!.svapi.replace(/HTTP \d+ \S+ .*/, '')]);
+        const g = groups.get(key) ?? { c, bindings: [] };
+        g.bindings.push(BINDING_LABEL[binding]);
+        groups.set(key, g);
+      }
+      lines.push('', 'First difference per operation and binding');
+      for (const { c, bindings } of groups.values()) {
+        lines.push(`  ${c.operation} ${params(c)} on ${bindings.join(', ')}: ${c.first!.path}`, `      legacy: ${c.first!.legacy}`, `      svapi:  ${c.first!.svapi}`);
       }
     }
     const refusals = r.calls.filter((c) => c.bothRefused?.detailDiffers);
