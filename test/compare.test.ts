@@ -207,5 +207,8 @@ describe('the command', () => {
     const out = await runCli(['compare', svapi.url, '--svapi', svapi.url, '--legacy-devid', '1', '--devid', '1', '--devkey', 'x']);
     expect(out).toMatchObject({ code: 2, stdout: '' });
     expect(out.stderr).toContain('the legacy DevKey is missing (--legacy-devkey-file or --legacy-devkey)');
+    const badRate = await runCli(['compare', svapi.url, '--rate', '0', '--legacy-devid', '1', '--legacy-devkey', 'x', '--devid', '1', '--devkey', 'x']);
+    expect(badRate).toMatchObject({ code: 2, stdout: '' });
+    expect(badRate.stderr).toContain("option '--rate <n>' argument '0' is invalid");
   });
 });

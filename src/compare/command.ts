@@ -38,6 +38,8 @@ export function registerCompareCommand(program: Command): void {
     .option('--timeout <seconds>', 'time-out of each call', parseSeconds, 10)
     .option('--max-time <seconds>', 'bound on the whole run; calls not made by then are reported missing', parseSeconds, 600)
     .option('--json', 'print the report as JSON', false)
+    // Exit 1 means "differs": a usage error (already printed by commander) is 2, as an unusable option is.
+    .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
     .addHelpText('after', `
 Exit status: 0 nothing a client of the legacy service would notice differs, 1 something does
 (or could not be checked), 2 a side is unreachable or the options are unusable.
