@@ -58,11 +58,13 @@ Only ?wsdl and the eight read operations are sent. Credentials are never printed
       const bar = process.stderr.isTTY
         ? new cliProgress.SingleBar({ format: ' comparing [{bar}] {value}/{total} calls', stream: process.stderr, hideCursor: true }, cliProgress.Presets.shades_classic)
         : undefined;
-      bar?.start(0, 0);
+      let started = false;
       const result = await runCompare({
         legacyUrl, svapiUrl: opts.svapi, legacy, svapi,
         samples: opts.samples, rate: opts.rate, timeoutMs: opts.timeout * 1000, maxTimeMs: opts.maxTime * 1000,
         onProgress: bar && ((done, total) => {
+          if (!started) bar.start(total, done);
+          started = true;
           bar.setTotal(total);
           bar.update(done);
         }),
