@@ -77,6 +77,14 @@ test('a second svapi on the same data: every contract field and every answer equ
   expect(textReport(r)).toContain('Result: nothing a client would notice differs (exit 0)');
 });
 
+test('a wrong legacy credential: every call refused there, and the report says to check it', async () => {
+  const r = await compare(twin.url, svapi.url, { legacy: { devId: String(key.devId), devKey: 'not-the-key' } });
+  expect(r.calls.length).toBeGreaterThan(0);
+  expect(r.calls.filter((c) => !c.bothRefused).every((c) => c.kinds.includes('svapi answers, legacy refuses'))).toBe(true);
+  expect(exitCodeOf(r)).toBe(1);
+  expect(textReport(r)).toContain('Every call to legacy was refused: check its DevID and DevKey (--legacy-devid, --legacy-devkey-file).');
+});
+
 test('changed data and another namespace: each difference found and named, the namespace advice given', async () => {
   const r = await compare(tempuri.url, changed.url, { svapi: cred(changedKey) });
   expect(r.contract).toEqual(expect.arrayContaining([

@@ -111,7 +111,7 @@ class TypePairs {
       const type = queue.shift()!;
       const l = legacy.types.get(type);
       const s = svapi.types.get(type);
-      const where = `type ${display(type)}`;
+      const where = type.startsWith('#') ? `element ${type.slice(1)}` : `type ${display(type)}`;
       if (!l || !s) {
         add(where, 'schema type missing', l ? 'declared' : 'absent', s ? 'declared' : 'absent');
         continue;
@@ -141,7 +141,7 @@ function compareFields(where: string, l: Field[], s: Field[], add: Add, follow: 
   }
 }
 
-/** `tns:Monster` as `Monster`, `#GetMonsters` as `GetMonsters (element's own type)`. */
+/** `tns:Monster` as `Monster`, `#GetMonsters` (the type of element GetMonsters) as `GetMonsters (anonymous)`. */
 function display(type: string): string {
   if (type.startsWith('tns:')) return type.slice(4);
   if (type.startsWith('#')) return `${type.slice(1)} (anonymous)`;

@@ -101,6 +101,13 @@ export function textReport(r: CompareResult): string {
         `  ${c.operation} ${BINDING_LABEL[c.binding]} ${params(c)}`, `      legacy: ${c.bothRefused!.legacy}`, `      svapi:  ${c.bothRefused!.svapi}`);
     }
   }
+  for (const side of ['legacy', 'svapi'] as const) {
+    const other = side === 'legacy' ? 'svapi answers, legacy refuses' : 'legacy answers, svapi refuses';
+    const refusedAll = r.calls.length > 0 && r.calls.every((c) => c.bothRefused || c.kinds.includes(other));
+    if (refusedAll && r.calls.some((c) => c.kinds.includes(other))) {
+      lines.push('', `Every call to ${side} was refused: check its DevID and DevKey (${side === 'legacy' ? '--legacy-devid, --legacy-devkey-file' : '--devid, --devkey-file'}).`);
+    }
+  }
   const count = (s: CallResult['status']) => r.calls.filter((c) => c.status === s).length;
   lines.push('', `Totals: ${r.calls.length} calls compared: ${count('equal')} equal, ${count('differs')} differ, ${count('error')} errors; `
     + `requests sent: legacy ${r.requests.legacy}, svapi ${r.requests.svapi}; ${(r.elapsedMs / 1000).toFixed(1)} s`);
