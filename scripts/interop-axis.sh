@@ -46,5 +46,5 @@ rm -f "$work/log"
 [ ! -e "$work/src/svapi/legacy/ServiceError.java" ] || fail "?wsdl declares ServiceError"
 grep -q 'class ServiceError *extends *org.apache.axis.AxisFault' "$work/src/svapi/axis/ServiceError.java" || fail "?wsdl=faults: no ServiceError extends AxisFault"
 javac -nowarn -encoding UTF-8 -cp "$cp" -d "$work/classes" "$work"/src/svapi/legacy/*.java "$work"/src/svapi/axis/*.java "$here/interop/axis/AxisInterop.java" 2>&1 | grep -v '^Note: ' || true
-[ -f "$work/classes/AxisInterop.class" ] && [ -f "$work/classes/svapi/legacy/HuntingSoap.class" ] || fail javac
+[ -f "$work/classes/AxisInterop.class" ] && [ -f "$work/classes/svapi/legacy/HuntingSoap_PortType.class" ] || fail javac
 java -cp "$cp:$work/classes" AxisInterop "$base" "$2" "$3"
