@@ -99,7 +99,7 @@ describe('what the comparison sees', () => {
       'HuntingSoap: public abstract Monster getMonster(int, java.lang.String, int);',
     ]));
     expect(legacy.filter((l) => / throws /.test(l))).toEqual([]);
-    // The typed-fault form differs exactly by the fault: the comparison would see it.
+    // The typed-fault form differs by the fault, and the comparison sees it.
     const faults = all.get(job('faults', 'n0', 'hunting'))!;
     const diff = differingLines(legacy, faults);
     expect(diff).toEqual(expect.arrayContaining([
@@ -114,7 +114,7 @@ describe('what the comparison sees', () => {
     }
   });
 
-  testIf('mono')('Mono wsdl: the proxy methods and records, nothing more', () => {
+  testIf('mono')('Mono wsdl: the proxy\'s methods and the records\' properties are among the declarations compared', () => {
     const legacy = declarationsOf('mono').get(job('legacy', 'n0', 'hunting'))!;
     expect(legacy).toEqual(expect.arrayContaining([
       'Hunting: public Monster GetMonster(System.Int32 DevID, System.String DevKey, System.Int32 MonsterID)',
