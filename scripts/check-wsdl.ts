@@ -1,6 +1,7 @@
 // Checks the service's WSDL files.
 //
-//   npx tsx scripts/check-wsdl.ts            all four WSDLs, all checks
+//   npx tsx scripts/check-wsdl.ts            all four WSDLs, all checks, and the rules on the
+//                                            form each is served in at <path>?wsdl (no faults)
 //   npx tsx scripts/check-wsdl.ts --rules    list the rules
 //   npx tsx scripts/check-wsdl.ts --no-xmllint [files...]
 //
@@ -48,6 +49,8 @@ import {
   type XElement,
 } from './wsdl/xml-tree';
 import { soapActionFor } from '../src/bindings/soap/action';
+import { ENDPOINTS } from '../src/bindings/endpoints';
+import { WsdlDocuments, type WsdlForm } from '../src/bindings/wsdl-documents';
 
 export interface Problem {
   file: string;
@@ -83,8 +86,9 @@ export const RULES: Record<string, string> = {
   'HTTP-BINDING': 'HTTP bindings: verb GET or POST; http:operation location="/<Operation>"; GET input http:urlEncoded, POST input mime:content application/x-www-form-urlencoded; input parts by type=; output mime:mimeXml naming the single element= part of the output message',
   'SVAPI-NAMESPACE': 'The targetNamespace is the placeholder SVAPI, and every occurrence of SVAPI is an attribute value equal to SVAPI or a soapAction starting with SVAPI/ (the server sets the configured namespace in the former and recomputes the latter)',
   'SVAPI-PORTS': 'One service <S> with ports <S>Soap (SOAP 1.1), <S>Soap12 (SOAP 1.2), <S>HttpGet and <S>HttpPost, all at the same absolute http address',
-  'SVAPI-FAULT': 'Every SOAP portType operation declares wsdl:fault name="ServiceError" with a message whose part is element tns:ServiceError (CONTRACT §7)',
-  'CONTRACT-OCCURS': 'Fields of sequences: int/decimal/boolean/dateTime minOccurs="1" maxOccurs="1"; string and complex minOccurs="0" maxOccurs="1"; ArrayOf items minOccurs="0" maxOccurs="unbounded" (ServiceError excepted)',
+  'SVAPI-FAULT': 'The file (served at <path>?wsdl=faults): every SOAP portType operation declares wsdl:fault name="ServiceError" with a message whose part is element tns:ServiceError (CONTRACT §7, issue 19)',
+  'LEGACY-NO-FAULT': 'The form served at <path>?wsdl declares, as ASMX published it, no wsdl:fault, no fault message and no ServiceError element or type (CONTRACT §7, issue 19)',
+  'CONTRACT-OCCURS': 'Fields of sequences: int/decimal/boolean/dateTime and the nillable members minOccurs="1" maxOccurs="1" (as ASMX\'s XmlSerializer publishes them); other strings and complex minOccurs="0" maxOccurs="1"; ArrayOf items minOccurs="0" maxOccurs="unbounded" (ServiceError excepted)',
   'CONTRACT-NILLABLE': 'nillable="true" only where CONTRACT §4 says: Description-typed fields, Landarea.Planet, Planet.Description, ArrayOf items and top-level elements',
   'SHARED-TYPES': 'A schema component or wsdl:message declared in several WSDLs is identical in all of them',
   'XSD-VALID': 'xmllint: the WSDL validates against the WSDL 1.1, binding and XML Schema schemas',
@@ -475,13 +479,12 @@ function checkContractSchema(m: WsdlModel, report: Report): void {
       const isArrayItem = !!owner?.startsWith('ArrayOf');
 
       // nillable
+      const nillableMember =
+        (typeQ?.uri === m.tns && typeQ.local === 'Description') ||
+        (owner === 'Landarea' && name === 'Planet') ||
+        (owner === 'Planet' && name === 'Description');
       if (attr(el, 'nillable') === 'true') {
-        const allowed =
-          topLevel ||
-          isArrayItem ||
-          (typeQ?.uri === m.tns && typeQ.local === 'Description') ||
-          (owner === 'Landarea' && name === 'Planet') ||
-          (owner === 'Planet' && name === 'Description');
+        const allowed = topLevel || isArrayItem || nillableMember;
         if (!allowed) report('CONTRACT-NILLABLE', el, `${owner ?? 'element'}.${name} is nillable; CONTRACT §4 does not allow it`);
       }
 
@@ -492,6 +495,8 @@ function checkContractSchema(m: WsdlModel, report: Report): void {
       let want: [string, string];
       if (isArrayItem) want = ['0', 'unbounded'];
       else if (typeQ?.uri === NS.xs && VALUE_TYPES.has(typeQ.local)) want = ['1', '1'];
+      // A nil-able member is always sent, nil or not: minOccurs="0" would make JAXB map it to JAXBElement<T>.
+      else if (nillableMember) want = ['1', '1'];
       else want = ['0', '1'];
       if (min !== want[0] || max !== want[1] || attr(el, 'minOccurs') === undefined || attr(el, 'maxOccurs') === undefined) {
         report('CONTRACT-OCCURS', el, `${owner ?? 'element'}.${name}: minOccurs="${attr(el, 'minOccurs') ?? ''}" maxOccurs="${attr(el, 'maxOccurs') ?? ''}", expected minOccurs="${want[0]}" maxOccurs="${want[1]}" written out`);
@@ -500,8 +505,25 @@ function checkContractSchema(m: WsdlModel, report: Report): void {
   }
 }
 
-/** All rules of (b) on one parsed WSDL. */
-export function checkWsdlModel(m: WsdlModel): Problem[] {
+/** The form served at `<path>?wsdl` declares no typed fault (ASMX declared none). */
+function checkLegacyNoFault(m: WsdlModel, report: Report): void {
+  for (const pt of m.portTypes) for (const op of pt.operations) for (const f of op.faults) report('LEGACY-NO-FAULT', f.el, `${pt.name}.${op.name} declares wsdl:fault "${f.name ?? ''}"`);
+  for (const b of m.bindings) for (const op of b.operations) for (const f of op.faults) report('LEGACY-NO-FAULT', f, `${b.name}.${op.name} binds wsdl:fault "${attr(f, 'name') ?? ''}"`);
+  for (const msg of m.messages) {
+    if (msg.parts.some((p) => p.element?.q?.uri === m.tns && p.element.q.local === 'ServiceError')) report('LEGACY-NO-FAULT', msg.el, `message ${msg.name} names tns:ServiceError`);
+  }
+  for (const s of m.schemas) {
+    for (const el of elements(s.el, NS.xs)) {
+      if (attr(el, 'name') === 'ServiceError') report('LEGACY-NO-FAULT', el, `the schema declares ${el.local} ServiceError`);
+    }
+  }
+}
+
+/**
+ * All rules of (b) on one parsed WSDL, in the form it is served: `faults` is the file as it is
+ * (`<path>?wsdl=faults`), `legacy` the form without the typed fault (`<path>?wsdl`).
+ */
+export function checkWsdlModel(m: WsdlModel, form: WsdlForm = 'faults'): Problem[] {
   const problems: Problem[] = [];
   const report: Report = (rule, el, message) => {
     if (!(rule in RULES)) throw new Error(`unknown rule ${rule}`);
@@ -516,14 +538,15 @@ export function checkWsdlModel(m: WsdlModel): Problem[] {
   checkBindings(m, report);
   checkNoSoapEncoding(m, report);
   checkServices(m, report);
-  checkServiceErrorFaults(m, report);
+  if (form === 'faults') checkServiceErrorFaults(m, report);
+  else checkLegacyNoFault(m, report);
   checkNamespacePlaceholder(m, report);
   checkContractSchema(m, report);
   return problems;
 }
 
-/** All rules of (b) on the text of one WSDL (a parse error is a problem too). */
-export function checkWsdlText(text: string, file: string): Problem[] {
+/** All rules of (b) on the text of one WSDL in a served form (a parse error is a problem too). */
+export function checkWsdlText(text: string, file: string, form: WsdlForm = 'faults'): Problem[] {
   let m: WsdlModel;
   try {
     m = readWsdl(text, file);
@@ -531,7 +554,13 @@ export function checkWsdlText(text: string, file: string): Problem[] {
     if (e instanceof XmlParseError) return [{ file, rule: 'XML', message: e.message }];
     throw e;
   }
-  return checkWsdlModel(m);
+  return checkWsdlModel(m, form);
+}
+
+/** The rules on each WSDL as `<path>?wsdl` serves it (the default namespace, the files' addresses). */
+export function checkLegacyForms(): Problem[] {
+  const docs = new WsdlDocuments(PLACEHOLDER_NAMESPACE);
+  return ENDPOINTS.flatMap((e) => checkWsdlText(docs.wsdl(e, 'http://localhost:8080', 'legacy'), `${path.join(WSDL_DIR, e.wsdlFile)} (as served at ?wsdl)`, 'legacy'));
 }
 
 /** SHARED-TYPES across several WSDLs. */
@@ -688,6 +717,7 @@ export function main(argv: string[]): number {
     }
   }
   problems.push(...checkSharedTypes(models));
+  if (args.length === 0) problems.push(...checkLegacyForms());
 
   let xmllintNote = '';
   if (useXmllint) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Interoperability check with Apache Axis 1.4, the ASMX era's Java SOAP client: WSDL2Java imports
-# the WSDL each endpoint serves, javac compiles the stubs with scripts/interop/axis/AxisInterop.java,
-# which calls every operation over SOAP 1.1 (Axis 1.4 has no SOAP 1.2) and checks the answers and
-# the typed ServiceError faults.
+# both WSDLs each endpoint serves, `?wsdl` (as ASMX published it, no fault declared) and
+# `?wsdl=faults` (ServiceError declared as each operation's fault); javac compiles both sets of
+# stubs, the second with scripts/interop/axis/AxisInterop.java, which calls every operation over
+# SOAP 1.1 (Axis 1.4 has no SOAP 1.2) and checks the answers and the typed ServiceError faults.
 #
 #   scripts/interop-axis.sh <base_url> <DevID> <DevKey>
 #
@@ -30,16 +31,20 @@ done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for path in /api/weapons.asmx /api/item.asmx /API/hunting.asmx /api/auction.asmx; do
-  # -p: one package whatever the namespace, so AxisInterop.java compiles against every form of it.
-  if ! java -cp "$cp" org.apache.axis.wsdl.WSDL2Java -p svapi.axis -o "$work/src" "$base$path?wsdl" >"$work/wsdl2java.log" 2>&1; then
-    echo "FAIL WSDL2Java $base$path?wsdl:"
-    cat "$work/wsdl2java.log"
-    echo "0 passed, 1 failed"
-    exit 1
-  fi
-  echo "ok   WSDL2Java $path?wsdl"
+fail() { echo "FAIL $1"; [ -f "$work/log" ] && cat "$work/log"; echo "0 passed, 1 failed"; exit 1; }
+# -p: one package per form whatever the namespace, so AxisInterop.java compiles against every form of it.
+for form in "wsdl svapi.legacy" "wsdl=faults svapi.axis"; do
+  query=${form% *} package=${form#* }
+  for path in /api/weapons.asmx /api/item.asmx /API/hunting.asmx /api/auction.asmx; do
+    java -cp "$cp" org.apache.axis.wsdl.WSDL2Java -p "$package" -o "$work/src" "$base$path?$query" >"$work/log" 2>&1 \
+      || fail "WSDL2Java $base$path?$query:"
+    echo "ok   WSDL2Java $path?$query"
+  done
 done
-javac -nowarn -encoding UTF-8 -cp "$cp" -d "$work/classes" "$work"/src/svapi/axis/*.java "$here/interop/axis/AxisInterop.java" 2>&1 | grep -v '^Note: ' || true
-[ -f "$work/classes/AxisInterop.class" ] || { echo "FAIL javac"; echo "0 passed, 1 failed"; exit 1; }
+rm -f "$work/log"
+# The legacy stubs have no fault class; the typed-fault stubs have ServiceError, an AxisFault.
+[ ! -e "$work/src/svapi/legacy/ServiceError.java" ] || fail "?wsdl declares ServiceError"
+grep -q 'class ServiceError *extends *org.apache.axis.AxisFault' "$work/src/svapi/axis/ServiceError.java" || fail "?wsdl=faults: no ServiceError extends AxisFault"
+javac -nowarn -encoding UTF-8 -cp "$cp" -d "$work/classes" "$work"/src/svapi/legacy/*.java "$work"/src/svapi/axis/*.java "$here/interop/axis/AxisInterop.java" 2>&1 | grep -v '^Note: ' || true
+[ -f "$work/classes/AxisInterop.class" ] && [ -f "$work/classes/svapi/legacy/HuntingSoap_PortType.class" ] || fail javac
 java -cp "$cp:$work/classes" AxisInterop "$base" "$2" "$3"

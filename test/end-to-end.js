@@ -8,6 +8,7 @@ const END_TO_END = [
   'interop-zeep', // Python zeep
   'interop-axis-mono', // Apache Axis 1.4 (Java) and Mono's wsdl
   'legacy-wsdl-node-soap', // node-soap clients built from the legacy WSDLs, three namespace forms
+  'stub-api', // stubs from wsimport, Mono's wsdl and gSOAP's wsdl2h: served WSDL against the legacy one
   'workers', // svapi serve --workers
   'host-limits', // svapi serve --workers
   'redis-limits', // two clustered instances and a Redis server
@@ -20,6 +21,6 @@ const END_TO_END = [
   'search-index', // EXPLAIN over 100,000-row tables
 ];
 
-const NEEDS = 'chromium, python3-zeep, libaxis-java with a JDK, mono-devel, redis-server, haproxy';
+const NEEDS = 'chromium, python3-zeep, libaxis-java and libjaxws-java with a JDK, mono-devel, gsoap, redis-server, haproxy';
 
 module.exports = { END_TO_END, NEEDS };

@@ -31,7 +31,8 @@ beforeAll(async () => {
   svc = await startWithoutDatabase();
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svapi-pages-'));
   for (const e of ENDPOINTS) {
-    const wsdl = await (await fetch(`${svc.url}${e.path}?wsdl`)).text();
+    // ?wsdl=faults: the schema that declares ServiceError, for the error samples.
+    const wsdl = await (await fetch(`${svc.url}${e.path}?wsdl=faults`)).text();
     const file = path.join(tmp, `${e.name}.xsd`);
     fs.writeFileSync(file, serialize(child(child(parseXml(wsdl).root, 'types'), 'schema', XSD)));
     schemaFiles.set(e.name, file);
@@ -102,10 +103,12 @@ test('/ lists the four endpoints with their help pages, WSDLs and operations, an
   for (const e of ENDPOINTS) {
     expect(links).toContain(`${svc.url}${e.path}`);
     expect(links).toContain(`${svc.url}${e.path}?wsdl`);
+    expect(links).toContain(`${svc.url}${e.path}?wsdl=faults`);
     for (const op of opsOf(e)) expect(links).toContain(`${svc.url}${e.path}?op=${op.name}`);
   }
   for (const u of ['/healthz', '/readyz', '/metrics']) expect(links).toContain(svc.url + u);
   expect(textOf(p.root)).toContain('SVAPI');
+  expect(textOf(p.root)).toMatch(/is the WSDL as the legacy\s+ASMX service published it.*use it unless you want typed faults/s);
   expect(discoLinks(p)).toEqual([]);
 });
 
@@ -120,6 +123,8 @@ test.each(ENDPOINTS.map((e) => [e.path, e] as const))('the help page of %s lists
     const rows = all(p.root, 'tr').filter((tr) => all(tr, 'a').some((a) => attr(a, 'href')?.includes('?op=')));
     expect(rows.map((tr) => textOf(tr.children[1]))).toEqual(opsOf(e).map((op) => op.summary));
     expect(hrefs(p)).toContain(`${svc.url}${e.path}?wsdl`);
+    expect(hrefs(p)).toContain(`${svc.url}${e.path}?wsdl=faults`);
+    expect(textOf(p.root)).toMatch(/use it unless you want typed faults.*also declares\s+as each SOAP 1\.1 operation's fault/s);
     expect(discoLinks(p)).toEqual([['alternate', 'text/xml', `${svc.url}${e.path}?disco`]]);
   }
 });
@@ -130,6 +135,26 @@ test('?wsdl (any case) gives the WSDL, also when ?op= is given', async () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/xml; charset=utf-8');
     expect(parseXml(await res.text()).root.local).toBe('definitions');
+  }
+});
+
+test('?wsdl declares no fault, as ASMX published it; ?wsdl=faults (any case) declares ServiceError as each SOAP 1.1 operation\'s fault', async () => {
+  const faultsOf = async (q: string) => {
+    const res = await fetch(`${svc.url}/API/hunting.asmx${q}`);
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'text/xml; charset=utf-8']);
+    const text = await res.text();
+    return { text, faults: text.match(/<wsdl:fault name="ServiceError"[^>]*>/g) ?? [] };
+  };
+  for (const q of ['?wsdl', '?WSDL', '?wsdl=', '?wsdl=other']) {
+    const { text, faults } = await faultsOf(q);
+    expect(faults).toEqual([]);
+    expect(text).not.toContain('ServiceError');
+  }
+  for (const q of ['?wsdl=faults', '?WSDL=Faults', '?op=GetMonster&wsdl=faults']) {
+    const { text, faults } = await faultsOf(q);
+    // Five operations: in the portType, then in the SOAP 1.1 binding.
+    expect(faults).toEqual([...Array(5).fill('<wsdl:fault name="ServiceError" message="tns:ServiceErrorFault" />'), ...Array(5).fill('<wsdl:fault name="ServiceError">')]);
+    expect(text).toContain('<s:element name="ServiceError" type="tns:ServiceError" />');
   }
 });
 
@@ -187,6 +212,7 @@ describe.each(OPERATIONS.map((op) => [op.name, op] as const))('the page of %s', 
     expect(all(p.root, 'h1').map(textOf)).toEqual([op.name]);
     expect(textOf(p.root)).toContain(op.summary);
     expect(hrefs(p)).toContain(`${svc.url}${e.path}?wsdl`);
+    expect(hrefs(p)).toContain(`${svc.url}${e.path}?wsdl=faults`);
     expect(hrefs(p)).toContain(`${svc.url}${e.path}`);
     expect(discoLinks(p)).toEqual([['alternate', 'text/xml', `${svc.url}${e.path}?disco`]]);
   });

@@ -1,7 +1,8 @@
 // The ASMX era's clients against the running service, for the three forms a namespace takes
 // (ASMX's default http://tempuri.org/, a URI without a trailing slash, the default SVAPI):
-// - scripts/interop-axis.sh: Apache Axis 1.4's WSDL2Java imports every served WSDL and its stubs
-//   call every operation over SOAP 1.1, faults arriving as the typed ServiceError;
+// - scripts/interop-axis.sh: Apache Axis 1.4's WSDL2Java imports every served WSDL in both forms
+//   (`?wsdl`, `?wsdl=faults`); the typed-fault stubs call every operation over SOAP 1.1, faults
+//   arriving as the typed ServiceError;
 // - scripts/interop-mono.sh: .NET SoapHttpClientProtocol proxies from Mono's `wsdl`, built from the
 //   served WSDL and from the legacy-shaped fixture, call every operation over SOAP 1.1 and 1.2.
 // Needs Debian's libaxis-java and a JDK, and mono-devel, which CI installs; elsewhere each part is
@@ -65,11 +66,12 @@ describe.each([
     await svc?.close();
   });
 
-  runIf('axis')('Axis 1.4 imports every served WSDL and calls every operation over SOAP 1.1, faults typed', async () => {
+  runIf('axis')('Axis 1.4 imports every served WSDL, ?wsdl and ?wsdl=faults, and calls every operation over SOAP 1.1, faults typed', async () => {
     if (!axis) throw new Error(`CI=true but ${missing.axis.join(', ')} not found: .ci/run must install ${install.axis}`);
     const result = await axis;
     expectSuccess(result);
-    expect(result.stdout.match(/^ok {3}WSDL2Java /gm)).toHaveLength(4);
+    expect(result.stdout.match(/^ok {3}WSDL2Java \S+\?wsdl$/gm)).toHaveLength(4);
+    expect(result.stdout.match(/^ok {3}WSDL2Java \S+\?wsdl=faults$/gm)).toHaveLength(4);
     // the addresses, 8 operations, 2 faults
     expect(result.stdout).toMatch(/^11 passed, 0 failed$/m);
     expect(result.stdout).not.toMatch(/^FAIL/m);

@@ -2,7 +2,7 @@
 // (src/xml/records.ts). These are the cases the sample data does not reach: every one is
 // compared with the document written out by hand.
 
-import type { Item, Weapon } from '../src/generated/records';
+import type { HuntingGlobal, Item, Monster, Weapon } from '../src/generated/records';
 import { RecordSerializer } from '../src/xml/records';
 
 const serializer = new RecordSerializer();
@@ -10,7 +10,7 @@ const XSI = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"';
 const DECL = '<?xml version="1.0" encoding="utf-8"?>';
 
 const weapon = (fields: Partial<Weapon>): Weapon => ({
-  WeaponID: 7,
+  WeaponID: 7, Description: null,
   MinHitLevel: '1.5', MaxHitLevel: '2', MinDmgLevel: '0', MaxDmgLevel: '10.25', Weight: '3', Range: '40.5', ImpactRadius: '0',
   AttacksMin: '60', Decay: '0.105', AmmoBurn: 12, TTValue: '99.99', MinTTValue: '1', TotalUses: 5000, SIBWeapon: false, ItemID: 70,
   ...fields,
@@ -60,4 +60,24 @@ test('a nested record with every field omitted is an empty element; a single rec
     `<GetMonsterResult xmlns="urn:x" ${XSI}><MonsterName>X</MonsterName><MonsterID>5</MonsterID><Description xsi:nil="true" /></GetMonsterResult>`,
   );
   expect(serializer.httpDocument('GetAuctionCategories', [], 'urn:x')).toBe(`${DECL}<ArrayOfAuctionCategory ${XSI} xmlns="urn:x"></ArrayOfAuctionCategory>`);
+});
+
+test('a member the schema requires and lets be nil (minOccurs="1" nillable="true") is sent as nil when the record lacks it', () => {
+  // The operations always set these; a record that lacks one (undefined) still gets the element.
+  const monster = { MonsterID: 5 } as unknown as Monster;
+  expect(serializer.soapResult('GetMonster', monster, 'urn:x')).toBe(
+    `<GetMonsterResult xmlns="urn:x" ${XSI}><MonsterID>5</MonsterID><Description xsi:nil="true" /></GetMonsterResult>`,
+  );
+  const global = {
+    TimeStamp: '2026-01-02T03:04:05Z', GlobalValue: 9,
+    Landarea: { AreaID: 3, Planet: { PlanetID: 4 } },
+  } as unknown as HuntingGlobal;
+  expect(serializer.httpDocument('GetMonsterGlobals', [global], 'urn:x')).toBe(
+    `${DECL}<ArrayOfHuntingGlobal ${XSI} xmlns="urn:x"><HuntingGlobal><TimeStamp>2026-01-02T03:04:05Z</TimeStamp><GlobalValue>9</GlobalValue>`
+    + '<Landarea><AreaID>3</AreaID><Planet><PlanetID>4</PlanetID><Description xsi:nil="true" /></Planet></Landarea></HuntingGlobal></ArrayOfHuntingGlobal>',
+  );
+  const item = { ItemID: 1, TTValue: '1' } as unknown as Item;
+  expect(serializer.soapResult('FindItems', [item], 'urn:x')).toContain('<ItemID>1</ItemID><Description xsi:nil="true" /><TTValue>1</TTValue>');
+  // A plain optional string (ItemPictureURL, minOccurs="0") is still left out when absent.
+  expect(serializer.soapResult('GetMonster', { MonsterID: 5, Description: {} }, 'urn:x')).toContain('<Description />');
 });

@@ -9,6 +9,7 @@ import {
   XMLLINT_MISSING,
   checkSharedTypes,
   checkWsdlModel,
+  checkLegacyForms,
   checkWsdlText,
   formatProblem,
   xmllintCheck,
@@ -33,7 +34,11 @@ function replaceOnce(text: string, from: string, to: string): string {
 
 describe('the four WSDL files', () => {
   test('pass every rule (references, WS-I Basic Profile, service conventions)', () => {
-    expect(models.flatMap(checkWsdlModel).map((p) => formatProblem(p))).toEqual([]);
+    expect(models.flatMap((m) => checkWsdlModel(m)).map((p) => formatProblem(p))).toEqual([]);
+  });
+
+  test('pass every rule in the form served at <path>?wsdl, without the typed fault', () => {
+    expect(checkLegacyForms().map((p) => formatProblem(p))).toEqual([]);
   });
 
   test('declare shared types, elements and messages identically', () => {
@@ -88,8 +93,8 @@ describe.each(NAMESPACE_FORMS)('the WSDLs served with SVAPI_NAMESPACE=$ns', ({ n
     await svc?.close();
   });
 
-  test.each(ENDPOINTS.map((e) => [e.path, e] as const))('%s: namespace everywhere, every soapAction by ASMX\'s rule, every rule but the placeholder\'s', async (_p, e) => {
-    const res = await request(svc.server).get(`${e.path}?wsdl`);
+  test.each(ENDPOINTS.flatMap((e) => [[`${e.path}?wsdl`, e, 'legacy'], [`${e.path}?wsdl=faults`, e, 'faults']] as const))('%s: namespace everywhere, every soapAction by ASMX\'s rule, every rule but the placeholder\'s', async (url, e, form) => {
+    const res = await request(svc.server).get(url);
     expect([res.status, res.headers['content-type']]).toEqual([200, 'text/xml; charset=utf-8']);
     const defs = parseXml(res.text).root;
     expect(defs.attributes.targetNamespace.value).toBe(ns);
@@ -102,18 +107,24 @@ describe.each(NAMESPACE_FORMS)('the WSDLs served with SVAPI_NAMESPACE=$ns', ({ n
       expect(actions).toEqual(ops.map((op) => actionPrefix + op));
     }
     if (ns !== 'SVAPI') expect(res.text).not.toMatch(/"SVAPI[/"]/);
-    const problems = checkWsdlText(res.text, `${e.name}.wsdl`).filter((p) => p.rule !== 'SVAPI-NAMESPACE');
+    const problems = checkWsdlText(res.text, `${e.name}.wsdl`, form).filter((p) => p.rule !== 'SVAPI-NAMESPACE');
     expect(problems.map((p) => formatProblem(p))).toEqual([]);
   });
 });
 
 describe('the served WSDL', () => {
-  test('with the default namespace is the file on disk byte for byte, but for the addresses', () => {
+  test('with the default namespace is the file on disk byte for byte, but for the addresses (?wsdl=faults) and the typed fault (?wsdl)', () => {
     const docs = new WsdlDocuments('SVAPI');
+    // The lines of the typed fault in a file: each wsdl:fault (portType; SOAP 1.1 binding, three
+    // lines), the fault message (three lines), the ServiceError element and its type.
+    const typedFault = /\n *<wsdl:fault name="ServiceError" message="tns:ServiceErrorFault" \/>|\n *<wsdl:fault name="ServiceError">\n.*\n *<\/wsdl:fault>|\n *<wsdl:message name="ServiceErrorFault">\n.*\n *<\/wsdl:message>|\n *<s:element name="ServiceError" type="tns:ServiceError" \/>|\n *<s:complexType name="ServiceError">(\n.*){5}\n *<\/s:complexType>/g;
     for (const e of ENDPOINTS) {
-      const file = wsdlText(e.wsdlFile);
-      expect(file.split('"http://localhost:8080/').length).toBe(5);
-      expect(docs.wsdl(e, 'https://svc.test:8443/prefix')).toBe(file.split('"http://localhost:8080/').join('"https://svc.test:8443/prefix/'));
+      const file = wsdlText(e.wsdlFile).split('"http://localhost:8080/').join('"https://svc.test:8443/prefix/');
+      expect(wsdlText(e.wsdlFile).split('"http://localhost:8080/').length).toBe(5);
+      expect(docs.wsdl(e, 'https://svc.test:8443/prefix', 'faults')).toBe(file);
+      const operations = Operations.filter((o) => o.path === e.path).length;
+      expect(file.match(typedFault)).toHaveLength(2 * operations + 3);
+      expect(docs.wsdl(e, 'https://svc.test:8443/prefix')).toBe(file.replace(typedFault, ''));
     }
   });
 
@@ -150,6 +161,11 @@ describe('src/generated/records.ts', () => {
       (fields as readonly { name: string; nillable?: true }[]).filter((f) => f.nillable).map((f) => `${r}.${f.name}`),
     );
     expect(nillable.sort()).toEqual(['Item.Description', 'Landarea.Planet', 'Monster.Description', 'Planet.Description', 'Weapon.Description']);
+    // minOccurs="1" nillable="true", as ASMX publishes them: always sent, nil or not.
+    const alwaysSent = Object.entries(RecordFields).flatMap(([r, fields]) =>
+      (fields as readonly { name: string; nillable?: true; optional?: true }[]).filter((f) => f.nillable && !f.optional).map((f) => `${r}.${f.name}`),
+    );
+    expect(alwaysSent.sort()).toEqual(nillable.sort());
     expect(RecordFields.Weapon[3]).toEqual({ name: 'DamageTypes', kind: 'list', type: 'DamageType', item: 'DamageType', optional: true });
     expect(RecordFields.Description.every((f) => 'optional' in f && f.optional)).toBe(true);
   });
@@ -198,6 +214,11 @@ describe('the checks report broken WSDLs', () => {
       ['SOAP12-NO-FAULT'],
     ],
     ['a SOAP operation without the ServiceError fault', (t) => replaceOnce(t, '<wsdl:fault name="ServiceError" message="tns:ServiceErrorFault" />', ''), ['BP-R2718', 'SVAPI-FAULT']],
+    [
+      'a nil-able member that may be absent (JAXB would map it to JAXBElement)',
+      (t) => replaceOnce(t, '<s:element minOccurs="1" maxOccurs="1" name="Planet" nillable="true"', '<s:element minOccurs="0" maxOccurs="1" name="Planet" nillable="true"'),
+      ['CONTRACT-OCCURS'],
+    ],
     ['a duplicate message', (t) => replaceOnce(t, '<wsdl:message name="GetMonsterSoapOut">', '<wsdl:message name="GetMonsterSoapIn">'), ['WSDL-UNIQUE']],
     ['XML that is not well-formed', (t) => replaceOnce(t, '</wsdl:types>', '</wsdl:typos>'), ['XML']],
   ];
@@ -206,6 +227,24 @@ describe('the checks report broken WSDLs', () => {
     const rules = rulesFor(mutate(hunting));
     for (const r of expected) expect(rules).toContain(r);
     for (const r of rules) expect(Object.keys(RULES)).toContain(r);
+  });
+
+  test('the form served at ?wsdl with a typed fault left in it', () => {
+    const rules = (text: string) => [...new Set(checkWsdlText(text, 'broken.wsdl', 'legacy').map((p) => `${p.rule}:${p.line}`))];
+    // The file itself: every fault, the fault message, the ServiceError element and type.
+    const lines = hunting.split('\n');
+    const at = (needle: string) => lines.map((l, i) => (l.includes(needle) ? `LEGACY-NO-FAULT:${i + 1}` : '')).filter(Boolean);
+    expect(rules(hunting).sort()).toEqual([
+      ...at('<wsdl:fault name="ServiceError"'), ...at('<wsdl:message name="ServiceErrorFault">'),
+      ...at('<s:element name="ServiceError"'), ...at('<s:complexType name="ServiceError">'),
+    ].sort());
+    expect(at('<wsdl:fault name="ServiceError"')).toHaveLength(10);
+    // The form served is clean (see 'pass every rule in the form served at <path>?wsdl').
+    const served = new WsdlDocuments('SVAPI').wsdl(ENDPOINTS[2], 'http://localhost:8080');
+    expect(rules(served)).toEqual([]);
+    expect(rules(served.replace('</wsdl:output>\n    </wsdl:operation>', '</wsdl:output>\n      <wsdl:fault name="X" message="tns:GetMonsterSoapOut" />\n    </wsdl:operation>'))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^LEGACY-NO-FAULT:/)]),
+    );
   });
 
   test('a shared type that drifted in one file', () => {

@@ -30,7 +30,7 @@ export type FieldMeta =
 export interface Weapon {
   WeaponID: number; // xs:int
   WeaponName?: string; // xs:string, minOccurs=0
-  Description?: Description | null; // Description, minOccurs=0, nillable
+  Description: Description | null; // Description, nillable
   DamageTypes?: DamageType[]; // ArrayOfDamageType (<DamageType> items), minOccurs=0
   MinHitLevel: string; // xs:decimal
   MaxHitLevel: string; // xs:decimal
@@ -54,7 +54,7 @@ export interface Weapon {
 export const WeaponFields = [
   { name: 'WeaponID', kind: 'simple', type: 'int' },
   { name: 'WeaponName', kind: 'simple', type: 'string', optional: true },
-  { name: 'Description', kind: 'record', type: 'Description', optional: true, nillable: true },
+  { name: 'Description', kind: 'record', type: 'Description', nillable: true },
   { name: 'DamageTypes', kind: 'list', type: 'DamageType', item: 'DamageType', optional: true },
   { name: 'MinHitLevel', kind: 'simple', type: 'decimal' },
   { name: 'MaxHitLevel', kind: 'simple', type: 'decimal' },
@@ -125,7 +125,7 @@ export const ServiceErrorFields = [
 export interface Item {
   ItemName?: string; // xs:string, minOccurs=0
   ItemID: number; // xs:int
-  Description?: Description | null; // Description, minOccurs=0, nillable
+  Description: Description | null; // Description, nillable
   TTValue: string; // xs:decimal
   Category?: Category; // Category, minOccurs=0
 }
@@ -133,7 +133,7 @@ export interface Item {
 export const ItemFields = [
   { name: 'ItemName', kind: 'simple', type: 'string', optional: true },
   { name: 'ItemID', kind: 'simple', type: 'int' },
-  { name: 'Description', kind: 'record', type: 'Description', optional: true, nillable: true },
+  { name: 'Description', kind: 'record', type: 'Description', nillable: true },
   { name: 'TTValue', kind: 'simple', type: 'decimal' },
   { name: 'Category', kind: 'record', type: 'Category', optional: true },
 ] as const satisfies readonly FieldMeta[];
@@ -153,13 +153,13 @@ export const CategoryFields = [
 export interface Monster {
   MonsterName?: string; // xs:string, minOccurs=0
   MonsterID: number; // xs:int
-  Description?: Description | null; // Description, minOccurs=0, nillable
+  Description: Description | null; // Description, nillable
 }
 
 export const MonsterFields = [
   { name: 'MonsterName', kind: 'simple', type: 'string', optional: true },
   { name: 'MonsterID', kind: 'simple', type: 'int' },
-  { name: 'Description', kind: 'record', type: 'Description', optional: true, nillable: true },
+  { name: 'Description', kind: 'record', type: 'Description', nillable: true },
 ] as const satisfies readonly FieldMeta[];
 
 /** complexType HuntingGlobal (hunting.wsdl). */
@@ -209,26 +209,26 @@ export const PlayerFields = [
 export interface Landarea {
   AreaName?: string; // xs:string, minOccurs=0
   AreaID: number; // xs:int
-  Planet?: Planet | null; // Planet, minOccurs=0, nillable
+  Planet: Planet | null; // Planet, nillable
 }
 
 export const LandareaFields = [
   { name: 'AreaName', kind: 'simple', type: 'string', optional: true },
   { name: 'AreaID', kind: 'simple', type: 'int' },
-  { name: 'Planet', kind: 'record', type: 'Planet', optional: true, nillable: true },
+  { name: 'Planet', kind: 'record', type: 'Planet', nillable: true },
 ] as const satisfies readonly FieldMeta[];
 
 /** complexType Planet (hunting.wsdl). */
 export interface Planet {
   PlanetName?: string; // xs:string, minOccurs=0
   PlanetID: number; // xs:int
-  Description?: string | null; // xs:string, minOccurs=0, nillable
+  Description: string | null; // xs:string, nillable
 }
 
 export const PlanetFields = [
   { name: 'PlanetName', kind: 'simple', type: 'string', optional: true },
   { name: 'PlanetID', kind: 'simple', type: 'int' },
-  { name: 'Description', kind: 'simple', type: 'string', optional: true, nillable: true },
+  { name: 'Description', kind: 'simple', type: 'string', nillable: true },
 ] as const satisfies readonly FieldMeta[];
 
 /** complexType AuctionCategory (auction.wsdl). */

@@ -1,6 +1,6 @@
 // Calls every operation through the stubs Apache Axis 1.4's WSDL2Java generated from the served
-// WSDLs (package svapi.axis, SOAP 1.1: Axis 1.4 has no SOAP 1.2) and checks the answers against the
-// sample dataset (seeds/data), in the stubs' Java types, and that a fault arrives as the typed
+// WSDLs with typed faults (`?wsdl=faults`, package svapi.axis, SOAP 1.1: Axis 1.4 has no SOAP 1.2)
+// and checks the answers against the sample dataset (seeds/data), in the stubs' Java types, and that a fault arrives as the typed
 // ServiceError with its Code. Run by scripts/interop-axis.sh; prints one line per check, then
 // "N passed, M failed"; exits 1 when a check failed.
 

@@ -1,5 +1,6 @@
 // Discovery (CONTRACT §2): `GET /` lists the endpoints; `GET <path>` is an endpoint's help page,
-// `GET <path>?op=<Operation>` an operation's page, `GET <path>?wsdl` its WSDL, `GET <path>?disco`
+// `GET <path>?op=<Operation>` an operation's page, `GET <path>?wsdl` its WSDL as ASMX published it
+// (`?wsdl=faults`: with ServiceError declared as each SOAP 1.1 operation's fault), `GET <path>?disco`
 // its DISCO document. Every page is built
 // from the operation table and the metadata generated from the WSDLs.
 
@@ -36,6 +37,7 @@ class Links {
   home = () => `${this.base}/`;
   endpoint = (e: Endpoint) => this.base + e.path;
   wsdl = (e: Endpoint) => `${this.base}${e.path}?wsdl`;
+  wsdlWithFaults = (e: Endpoint) => `${this.base}${e.path}?wsdl=faults`;
   disco = (e: Endpoint) => `${this.base}${e.path}?disco`;
   operation = (e: Endpoint, op: Operation) => `${this.base}${e.path}?op=${encodeURIComponent(op.name)}`;
   invoke = (e: Endpoint, op: Operation) => `${this.base}${e.path}/${op.name}`;
@@ -51,14 +53,22 @@ function send(req: Req, res: Res, status: number, page: string, headers: Record<
 
 const XML_HEADERS = { 'Content-Type': XML_TYPE };
 
-/** GET on an endpoint path: `?wsdl` gives the WSDL, `?disco` the DISCO document, `?op=` an operation's page, else the help page. */
+/**
+ * GET on an endpoint path: `?wsdl` gives the WSDL (`?wsdl=faults`, any case, the one with typed
+ * faults; any other value the default, as ASMX ignored it), `?disco` the DISCO document, `?op=`
+ * an operation's page, else the help page.
+ */
 export function endpointGetHandler(endpoint: Endpoint, ctx: ServiceContext): PageHandler {
   return (req, res) => {
     res.locals.binding = 'docs';
     const base = baseUrl(req, ctx.config);
     const query = pageQuery(req);
     const ns = ctx.config.SVAPI_NAMESPACE;
-    if (query.has('wsdl')) return send(req, res, 200, ctx.wsdl.wsdl(endpoint, base), XML_HEADERS);
+    const wsdl = query.get('wsdl');
+    if (wsdl !== undefined) {
+      const form = wsdl.toLowerCase() === 'faults' ? 'faults' : 'legacy';
+      return send(req, res, 200, ctx.wsdl.wsdl(endpoint, base, form), XML_HEADERS);
+    }
     if (query.has('disco')) return send(req, res, 200, discoDocument(endpoint, base, ns), XML_HEADERS);
     const links = new Links(base);
     const wanted = query.get('op');
@@ -87,7 +97,7 @@ function indexPage(links: Links, ns: string): string {
   const rows = ENDPOINTS.map((e) => html`<tr>
 <td><a href="${links.endpoint(e)}"><b>${e.service}</b></a><br /><code>${e.path}</code></td>
 <td>${operationsOf(e).map((op, i) => html`${i ? ', ' : ''}<a href="${links.operation(e, op)}">${op.name}</a>`)}</td>
-<td><a href="${links.wsdl(e)}">WSDL</a></td>
+<td><a href="${links.wsdl(e)}">WSDL</a> (<a href="${links.wsdlWithFaults(e)}">with typed faults</a>)</td>
 </tr>`);
   const body = html`<p class="summary">Read-only queries over game reference data: weapons, items, monsters,
 hunting globals and auction categories. Every operation is served over ${bindingTitles()}, and every
@@ -100,6 +110,7 @@ XML answer is in the namespace <code>${ns}</code>.</p>
 </table>
 <p class="note">Each service's page lists its operations; each operation's page shows its parameters,
 sample requests and responses for the four bindings, and a form to try it.</p>
+${wsdlFormsNote()}
 
 <h2>Calling the service</h2>
 <p>Every operation takes your developer credentials <code>DevID</code> (int) and <code>DevKey</code> (string)
@@ -135,11 +146,27 @@ ${rows().map((r) => html`<tr><td>${r.title}</td><td>${r.request}</td><td>${r.ans
 (with <code>Code</code>, <code>Message</code> and, when one parameter is at fault, <code>Parameter</code>) on HTTP GET and POST.</p>`;
 }
 
+/** Which of the two WSDLs to generate a client from. */
+function wsdlFormsNote(): Html {
+  return html`<p class="note">Two service descriptions per service. <code>?wsdl</code> is the WSDL as the legacy
+ASMX service published it: stubs generated from it have the legacy API, so code written against the legacy
+stubs compiles unchanged; use it unless you want typed faults. <code>?wsdl=faults</code> also declares
+<code>ServiceError</code> as each SOAP 1.1 operation's fault, so wsimport, gSOAP and Axis generate a typed
+fault (a checked exception in Java) with <code>Code</code>, <code>Message</code> and <code>Parameter</code>;
+use it for new clients that want to catch it. The service answers both alike: every fault carries the
+<code>ServiceError</code> detail.</p>`;
+}
+
+function wsdlFacts(endpoint: Endpoint, links: Links): Html {
+  return html`<dt>Service description</dt><dd><a href="${links.wsdl(endpoint)}">${links.wsdl(endpoint)}</a>
+(as the legacy service published it); with typed faults: <a href="${links.wsdlWithFaults(endpoint)}">${links.wsdlWithFaults(endpoint)}</a></dd>`;
+}
+
 function endpointFacts(endpoint: Endpoint, links: Links, ns: string): Html {
   return html`<dl class="facts">
 <dt>Address</dt><dd><code>${links.endpoint(endpoint)}</code></dd>
 <dt>Namespace</dt><dd><code>${ns}</code></dd>
-<dt>Service description</dt><dd><a href="${links.wsdl(endpoint)}">${links.wsdl(endpoint)}</a></dd>
+${wsdlFacts(endpoint, links)}
 </dl>`;
 }
 
@@ -157,6 +184,7 @@ function endpointPage(endpoint: Endpoint, links: Links, ns: string): string {
 <thead><tr><th>Operation</th><th>What it returns</th><th>Result</th></tr></thead>
 <tbody>${rows}</tbody>
 </table>
+${wsdlFormsNote()}
 <h2>Bindings</h2>
 ${bindingsTable()}`;
   return layout({
@@ -181,7 +209,7 @@ function operationPage(endpoint: Endpoint, op: Operation, links: Links, ns: stri
 <dt>Service</dt><dd><a href="${links.endpoint(endpoint)}">${endpoint.service}</a> at <code>${links.endpoint(endpoint)}</code></dd>
 <dt>Result</dt><dd><code>${httpRoot(op)}</code>${op.list ? html` (a list of <code>${op.record}</code> records)` : html` (one record)`}</dd>
 <dt>SOAPAction</dt><dd><code>"${soapActionFor(ns, op.name)}"</code></dd>
-<dt>Service description</dt><dd><a href="${links.wsdl(endpoint)}">${links.wsdl(endpoint)}</a></dd>
+${wsdlFacts(endpoint, links)}
 </dl>
 
 <h2>Parameters</h2>
