@@ -51,8 +51,10 @@ program
     if (config.DATABASE_URL) await checkConnectionBudget(config, workers, logger);
     if (workers > 1) return runPrimary(config, workers, logger, report);
     const running = await startServer(config, logger, { report });
+    const address = running.server.address();
     process.stdout.write(startupLines({
       url: running.url,
+      listening: { host: config.HOST, port: typeof address === 'object' && address ? address.port : config.PORT },
       database: config.DATABASE_URL ? 'DATABASE_URL' : `embedded (${config.SVAPI_DATA_DIR})`,
       demoKey: running.demoKey,
     }));
