@@ -4,6 +4,7 @@ import { loadConfig, loadDatabaseConfig, environmentHelp, ConfigError, DATABASE_
 import { createKnex, databaseLocation, openDatabase } from './db/connect';
 import { warnIfOverBudget } from './db/connection-budget';
 import { migrateLatest, requireCurrentSchema } from './db/migrate';
+import { waitForServer } from './db/wait-for-server';
 import { createKey, listKeys, revokeKey, type DevKeyInfo } from './auth/keys';
 import { loadDataset, holdsNoRecords, DatasetError, type LoadOptions } from './load';
 import { datasetHelp } from './load/help';
@@ -51,8 +52,10 @@ program
     if (config.DATABASE_URL) await checkConnectionBudget(config, workers, logger);
     if (workers > 1) return runPrimary(config, workers, logger, report);
     const running = await startServer(config, logger, { report });
+    const address = running.server.address();
     process.stdout.write(startupLines({
       url: running.url,
+      listening: { host: config.HOST, port: typeof address === 'object' && address ? address.port : config.PORT },
       database: config.DATABASE_URL ? 'DATABASE_URL' : `embedded (${config.SVAPI_DATA_DIR})`,
       demoKey: running.demoKey,
     }));
@@ -105,11 +108,12 @@ function stopOnSignal(running: RunningServer, logger: Logger): void {
 program
   .command('migrate')
   .description('bring the database schema up to date (what `npx knex migrate:latest` does too)')
+  .option('--wait <seconds>', 'with DATABASE_URL: first wait up to this long for a server that is still starting to accept connections (docker-compose.yml)', parseSeconds, 0)
   .addHelpText('after', () => environmentHelp(DATABASE_SETTINGS))
-  .action(() => withAdminDb(async (knex) => {
+  .action((opts: { wait: number }) => withAdminDb(async (knex) => {
     const applied = await migrateLatest(knex);
     console.log(applied.length ? `applied: ${applied.join(', ')}` : 'schema already current');
-  }, { needsSchema: false }));
+  }, { needsSchema: false, waitMs: opts.wait * 1000 }));
 
 program
   .command('load')
@@ -205,9 +209,15 @@ function withConfig(only?: 'database'): DatabaseConfig {
   }
 }
 
-/** Runs `fn` with an admin connection; unless told otherwise, only once the schema is current. */
-async function withAdminDb(fn: (knex: import('knex').Knex) => Promise<void>, opts: { needsSchema?: boolean } = {}): Promise<void> {
+/**
+ * Runs `fn` with an admin connection; unless told otherwise, only once the schema is current.
+ * waitMs: how long a database server may take to start accepting connections.
+ */
+async function withAdminDb(fn: (knex: import('knex').Knex) => Promise<void>, opts: { needsSchema?: boolean; waitMs?: number } = {}): Promise<void> {
   const config = withConfig('database');
+  if (opts.waitMs && config.DATABASE_URL) {
+    await waitForServer(config.DATABASE_URL, { timeoutMs: opts.waitMs, attemptMs: config.SVAPI_DB_TIMEOUT_MS, where: databaseLocation(config), report });
+  }
   const db = await openDatabase(config, 'admin', { report });
   try {
     if (opts.needsSchema !== false) await requireCurrentSchema(db.knex, databaseLocation(config));
@@ -220,6 +230,12 @@ async function withAdminDb(fn: (knex: import('knex').Knex) => Promise<void>, opt
 function parsePort(v: string): number {
   const n = Number(v);
   if (!/^\d+$/.test(v) || n > 65535) throw new InvalidArgumentError('a port is an integer 0..65535');
+  return n;
+}
+
+function parseSeconds(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > 3600) throw new InvalidArgumentError('seconds is an integer 0..3600');
   return n;
 }
 

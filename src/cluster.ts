@@ -62,6 +62,7 @@ export async function runPrimary(config: Config, requested: number, logger: Logg
     const host = !address.address || config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
     process.stdout.write(startupLines({
       url: config.SVAPI_PUBLIC_URL ?? `http://${host}:${address.port}`,
+      listening: { host: config.HOST, port: address.port },
       database: config.DATABASE_URL ? 'DATABASE_URL' : `embedded (${config.SVAPI_DATA_DIR})`,
       demoKey,
       workers,

@@ -3,6 +3,8 @@ import { ENDPOINTS, Operations, type OperationParams } from './generated/records
 
 export interface StartupInfo {
   url: string;
+  /** Where the process listens (HOST and the port), which a container's published port may not be. */
+  listening: { host: string; port: number };
   database: string;
   demoKey?: DemoCredential;
   workers?: number;
@@ -14,9 +16,11 @@ const TRY_PATH = Operations.find((o) => o.name === TRY.operation)!.path;
 
 /** What `svapi serve` prints once it listens (the cluster primary prints it for all workers). */
 export function startupLines(info: StartupInfo): string {
-  const { url } = info;
+  const { url, listening } = info;
+  const address = listening.host.includes(':') ? `[${listening.host}]:${listening.port}` : `${listening.host}:${listening.port}`;
   const lines = [
     `svapi listening on ${url}`,
+    `  address:   ${address} (in a container, the port published for it may differ: docker run -p <port>:${listening.port})`,
     `  endpoints: ${ENDPOINTS.map((e) => url + e.path).join('  ')}`,
     `  WSDL:      ${url}${TRY_PATH}?wsdl (likewise for each endpoint)`,
     `  database:  ${info.database}`,

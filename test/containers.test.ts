@@ -1,4 +1,6 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -17,10 +19,62 @@ describe('docker-compose.yml', () => {
     const { db, migrate, svapi } = compose.services;
     expect(db.image).toMatch(/^postgres:/);
     expect(db.volumes.some((v: string) => v.endsWith(':/var/lib/postgresql/data'))).toBe(true);
+    expect(db.healthcheck.test[0]).toMatch(/^CMD/);
     expect(db.healthcheck.test.join(' ')).toMatch(/pg_isready/);
     expect(migrate.restart).toBe('no');
     expect(migrate.depends_on.db.condition).toBe('service_healthy');
     expect(svapi.depends_on.migrate.condition).toBe('service_completed_successfully');
+  });
+
+  test('the database is healthy once it accepts TCP connections for the service\'s user and database, not when its init server answers on the socket', () => {
+    const { db } = compose.services;
+    const check = (db.healthcheck.test as string[]).join(' ').split(/\s+/);
+    const option = (flag: string) => check[check.indexOf(flag) + 1];
+    expect(check).toContain('pg_isready');
+    expect(option('-h')).toBe('127.0.0.1');
+    expect(option('-U')).toBe(db.environment.POSTGRES_USER);
+    expect(option('-d')).toBe(db.environment.POSTGRES_DB);
+  });
+
+  test('migrate waits a bounded time for a database that still refuses connections, then gives up', () => {
+    const command = compose.services.migrate.entrypoint.join(' ');
+    const wait = /node bin\/svapi\.js migrate --wait (\d+) &&/.exec(command);
+    expect(wait).not.toBeNull();
+    expect(Number(wait![1])).toBeGreaterThan(0);
+    expect(Number(wait![1])).toBeLessThanOrEqual(300);
+  });
+
+  test('one build, one tag: the first service to run builds the image, the replicas run the same one', () => {
+    const built = Object.entries(compose.services).filter(([, s]) => (s as { build?: unknown }).build !== undefined);
+    expect(built.map(([name]) => name)).toEqual(['migrate']);
+    const { migrate, svapi } = compose.services;
+    expect(migrate.build).toBe('.');
+    expect(migrate.image).toMatch(/^svapi:/);
+    expect(svapi.image).toBe(migrate.image);
+  });
+
+  test('the balancer starts once the replicas are ready, as their /readyz on the port they listen on says', async () => {
+    const { lb, svapi } = compose.services;
+    expect(lb.depends_on).toEqual({ svapi: { condition: 'service_healthy' } });
+    const [kind, ...check] = svapi.healthcheck.test as string[];
+    expect(kind).toBe('CMD');
+    const script = check[check.indexOf('-e') + 1];
+    expect(script).toContain("fetch('http://127.0.0.1:' + process.env.PORT + '/readyz')");
+    expect(svapi.environment.PORT).toBe('8080');
+    // The check itself, run as Docker runs it: a ready answer exits 0, anything else 1.
+    for (const [status, code] of [[200, 0], [503, 1]]) {
+      const server = http.createServer((req, res) => {
+        res.statusCode = req.url === '/readyz' ? status : 404;
+        res.end();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as AddressInfo).port;
+      const exit = await new Promise<number | null>((resolve) => {
+        spawn(process.execPath, check.slice(1), { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' }).once('exit', resolve);
+      });
+      server.close();
+      expect({ status, exit }).toEqual({ status, exit: code });
+    }
   });
 
   test('wires the service to the database by environment variables the service knows', () => {
@@ -119,12 +173,32 @@ describe('Dockerfile', () => {
     expect(runtime.filter((l) => l.startsWith('USER ')).pop()).toBe('USER node');
   });
 
-  test('without DATABASE_URL the embedded database goes to a folder the node user owns (the working directory is root\'s)', () => {
+  test('without DATABASE_URL the embedded database goes to a folder the node user owns and root\'s group may write (an arbitrary uid has group 0)', () => {
     const env = runtime.find((l) => l.startsWith('ENV SVAPI_DATA_DIR='));
     expect(env).toBe('ENV SVAPI_DATA_DIR=/home/node/.svapi-data');
-    const made = runtime.findIndex((l) => l === 'RUN install -d -o node -g node -m 0700 /home/node/.svapi-data');
+    const made = runtime.findIndex((l) => l === 'RUN install -d -o node -g 0 -m 0770 /home/node/.svapi-data');
     expect(made).toBeGreaterThan(-1);
     expect(made).toBeLessThan(runtime.indexOf('USER node'));
+  });
+
+  test('needs no BuildKit front end from Docker Hub', () => {
+    expect(dockerfile).not.toMatch(/^#\s*syntax\s*=/im);
+  });
+
+  test('the runtime stage removes npm\'s cache in the layer that fills it', () => {
+    const install = runtime.find((l) => l.startsWith('RUN npm ci --omit=dev'));
+    expect(install).toMatch(/ && rm -rf \/root\/\.npm$/);
+    expect(runtime.filter((l) => l.startsWith('USER ')).slice(0, 1)).toEqual(['USER node']);
+    expect(runtime.indexOf(install!)).toBeLessThan(runtime.indexOf('USER node'));
+  });
+
+  test('the README describes what it runs', () => {
+    const readme = read('README.md');
+    for (const line of [...build, ...runtime].filter((l) => l.startsWith('RUN npm '))) {
+      const command = line.replace(/^RUN /, '').replace(/ --no-audit --no-fund/, '').replace(/ && .*$/, '');
+      expect(readme.replace(/\s+/g, ' ')).toContain(`\`${command}\``);
+    }
+    expect(readme).not.toMatch(/as the Dockerfile does/);
   });
 
   test('the build stage copies everything the build compiles', () => {

@@ -58,7 +58,7 @@ export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: stri
   try {
     if (!inMemory) {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      fs.chmodSync(dir, 0o700);
+      restrict(dir, 0o700);
       opts.onOpen?.(dir, created);
     }
     // A copy of another database's files (in memory only) skips initdb, which takes seconds.
@@ -103,13 +103,23 @@ const notOwner = () => Promise.reject(new Error('only the process that opened th
 
 /** Takes group and other permissions off the data folder and everything in it. */
 function restrictToOwner(dir: string): void {
-  fs.chmodSync(dir, 0o700);
+  restrict(dir, 0o700);
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (entry.isSymbolicLink()) continue;
     const file = path.join(entry.parentPath, entry.name);
     const mode = fs.statSync(file).mode & 0o777;
-    if (mode & 0o077) fs.chmodSync(file, mode & 0o700);
+    if (mode & 0o077) restrict(file, mode & 0o700);
   }
+}
+
+/**
+ * Sets `mode` on a file or folder this user owns. One another user owns keeps the mode its owner
+ * gave it: a container image's data folder, owned by root's group and writable by it, for a uid
+ * the image does not know (`docker run --user 12345`, as OpenShift runs images), where a chmod
+ * fails with EPERM. What this user creates in it is owner-only still.
+ */
+function restrict(file: string, mode: number): void {
+  if (fs.statSync(file).uid === process.getuid?.()) fs.chmodSync(file, mode);
 }
 
 /**
@@ -125,7 +135,7 @@ function socketPath(dataDir: string): { dir: string; file: string; temporary: bo
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svapi-db-'));
   } else {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    fs.chmodSync(dir, 0o700);
+    restrict(dir, 0o700);
   }
   const file = path.join(dir, name);
   fs.rmSync(file, { force: true });
