@@ -13,7 +13,6 @@
  *    clients as the service's connections).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { Rng } from '../../src/generate/rng';
