@@ -62,6 +62,12 @@ test('a round with an answer but 200 fails: it gives no ratio, and says why', ()
   expect(r.failedRounds).toBe(1);
   expect(ratioLines(r)).toContain('round 1 FAILED, no ratio taken: HTTP GET: 503 x1200');
 
+  const cases = [
+    { name: 'refused', operation: 'GetMonster', binding: 'HTTP GET', records: 1, measurement: refusing(10000, 5) },
+    { name: 'answered', operation: 'GetMonster', binding: 'HTTP GET', records: 1, measurement: at(7000) },
+  ];
+  expect(ratios(cases, rounds).vsCeiling).toEqual({ refused: null, answered: 0.5 });
+
   const allFailed = ratios([], [rounds[0]]);
   expect(allFailed.httpGetVsCeiling).toBeNull();
   expect(verdict({ label: 'HTTP GET / ceiling', value: allFailed.httpGetVsCeiling, target: 0.6, failedRounds: 1 })).toBe('FAILED');

@@ -112,7 +112,7 @@ export function ratios(cases: CaseResult[], rounds: Round[]): Ratios {
     p99HttpGetVsCeiling: spread(passed.map((r) => r.p99HttpGetVsCeiling)),
     rounds,
     failedRounds: rounds.length - passed.length,
-    vsCeiling: Object.fromEntries(cases.map((c) => [c.name, ceiling ? round3(c.measurement.rps / ceiling) : null])),
+    vsCeiling: Object.fromEntries(cases.map((c) => [c.name, ceiling && !c.measurement.flagged ? round3(c.measurement.rps / ceiling) : null])),
   };
 }
 
