@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { runCachedCases } from './lib/cached';
 import { PROFILES, type DatasetProfile } from './lib/cases';
@@ -50,12 +51,15 @@ const USAGE = `usage: npm run bench -- [options]
   --skip-uncached              no uncached workload
   --seed <n>                   seed of the uncached samples (monsters, players)  [1]
   --pgbench <path>             pgbench                     [$(pg_config --bindir)/pgbench]
-  --pgbench-clients <n>        pgbench clients: the service's pool [$SVAPI_DB_POOL_MAX or 10]
+  --pgbench-clients <n>        pgbench clients: the service's connections, processes x pool
+                               [cores x ($SVAPI_DB_POOL_MAX or 10)]
   --pgbench-threads <n>        pgbench threads (-j)                              [2]
   --pgbench-protocol <p>       prepared, extended or simple (-M)                 [prepared]
   --profile                    CPU-profile the service (node --cpu-prof; the cached part's and the
                                uncached part's measured process) and print where its time goes
-  --keep-db                    keep the fresh sample database`;
+  --keep-db                    keep the fresh sample database
+  --keep-access-log            keep the service's access log (a line per request; by default only
+                               its other lines are kept, in the service log)`;
 
 const { values: args } = parseArgs({
   options: {
@@ -75,11 +79,12 @@ const { values: args } = parseArgs({
     'skip-uncached': { type: 'boolean', default: false },
     seed: { type: 'string', default: '1' },
     pgbench: { type: 'string' },
-    'pgbench-clients': { type: 'string', default: process.env.SVAPI_DB_POOL_MAX ?? '10' },
+    'pgbench-clients': { type: 'string' },
     'pgbench-threads': { type: 'string', default: '2' },
     'pgbench-protocol': { type: 'string', default: 'prepared' },
     profile: { type: 'boolean', default: false },
     'keep-db': { type: 'boolean', default: false },
+    'keep-access-log': { type: 'boolean', default: false },
     overload: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -106,7 +111,10 @@ const opts: MeasureOptions = {
   connections: positive('connections', args.connections!),
 };
 const seed = positive('seed', args.seed!, 0);
-const pgbenchClients = positive('pgbench-clients', args['pgbench-clients']!);
+// The service as shipped: one process per core, each with its pool (svapi serve's defaults).
+const workers = os.availableParallelism();
+const poolPerProcess = positive('SVAPI_DB_POOL_MAX', process.env.SVAPI_DB_POOL_MAX ?? '10');
+const pgbenchClients = positive('pgbench-clients', args['pgbench-clients'] ?? String(workers * poolPerProcess));
 const pgbenchThreads = positive('pgbench-threads', args['pgbench-threads']!);
 if (!['prepared', 'extended', 'simple'].includes(args['pgbench-protocol']!)) {
   console.error(`--pgbench-protocol is prepared, extended or simple\n\n${USAGE}`);
@@ -135,10 +143,32 @@ const serviceLog = fs.createWriteStream(path.join(RESULTS, `${stamp}-${label}.lo
 const log = (s: string) => process.stdout.write(`${s}\n`);
 
 const children = new Set<Child>();
+/** The output files of the service processes (their access logs), filtered at the end. */
+const accessLogs: string[] = [];
 async function start(args: string[], env: NodeJS.ProcessEnv, ready: RegExp) {
-  const { child, match } = await startChild(args, env, ready, serviceLog);
+  const service = args.includes('serve');
+  const output = service ? path.join(RESULTS, `${stamp}-${label}-access-${accessLogs.length + 1}.log`) : undefined;
+  if (output) accessLogs.push(output);
+  const { child, match } = await startChild(args, env, ready, serviceLog, 60_000, output);
   children.add(child);
   return { child, match };
+}
+
+/** Moves every line of the services' output but the access log's into the service log (unless --keep-access-log). */
+async function filterAccessLogs(): Promise<string> {
+  let requests = 0;
+  let bytes = 0;
+  for (const file of accessLogs) {
+    if (!fs.existsSync(file)) continue;
+    bytes += fs.statSync(file).size;
+    const lines = readline.createInterface({ input: fs.createReadStream(file) });
+    for await (const line of lines) {
+      if (line.includes('"msg":"request"')) requests++;
+      else serviceLog.write(`${line}\n`);
+    }
+    if (!args['keep-access-log']) fs.rmSync(file);
+  }
+  return `${requests} access-log lines (${(bytes / 2 ** 20).toFixed(0)} MB)${args['keep-access-log'] ? ` in ${path.relative(ROOT, RESULTS)}/${stamp}-${label}-access-*.log` : ', not kept'}`;
 }
 async function stop(child: Child) {
   await child.stop();
@@ -174,14 +204,16 @@ async function main(): Promise<void> {
     const key = JSON.parse(await runSvapi(['keys', 'create', '--name', `bench ${stamp}`, '--json'], adminEnv)) as { DevID: number; DevKey: string };
     cleanups.unshift(() => runSvapi(['keys', 'revoke', String(key.DevID)], adminEnv));
 
-    // 2. The service's environment: as deployed (NODE_ENV=production), limits out of the way.
+    // 2. The service's environment: `svapi serve` as shipped (the Dockerfile's NODE_ENV=production;
+    // default workers, pool, guards, access log at LOG_LEVEL info), loopback, and only the per-DevID
+    // rate limit lifted, so that one key can drive the load.
     const profileDir = path.join(RESULTS, `${stamp}-${label}-profile`);
     const uncachedProfileDir = path.join(RESULTS, `${stamp}-${label}-uncached-profile`);
+    const changed = Object.keys(process.env).filter((k) => /^(SVAPI_|LOG_LEVEL$)/.test(k) && !['SVAPI_NAMESPACE', 'SVAPI_PUBLIC_URL'].includes(k));
+    if (changed.length) log(`  note: from the environment, not as shipped: ${changed.map((k) => `${k}=${process.env[k]}`).join(' ')}`);
     const serviceEnv: NodeJS.ProcessEnv = {
-      ...process.env, NODE_ENV: 'production', DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn',
-      SVAPI_NAMESPACE: 'SVAPI', SVAPI_PUBLIC_URL: '', SVAPI_RATE_LIMIT: '2147483647', SVAPI_AUTH_FAIL_LIMIT: '2147483647',
-      // Throughput at 64 connections, not the overload bound (that is --overload).
-      SVAPI_MAX_IN_FLIGHT: '1000000',
+      ...process.env, NODE_ENV: 'production', DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: '0',
+      SVAPI_NAMESPACE: 'SVAPI', SVAPI_PUBLIC_URL: '', SVAPI_RATE_LIMIT: '2147483647',
       ...(args.cache === 'off' ? { SVAPI_CACHE_MB: '0' } : {}),
     };
     // 3. The cached cases, the references and compression (lib/cached.ts).
@@ -200,6 +232,7 @@ async function main(): Promise<void> {
       pgbench: { binary: args.pgbench ?? findPgbench(), clients: pgbenchClients, threads: pgbenchThreads, protocol: args['pgbench-protocol'] as 'prepared' },
       dir: path.join(RESULTS, `${stamp}-${label}-pgbench`),
       profileDir: args.profile ? uncachedProfileDir : undefined,
+      workers, poolPerProcess,
       log, progress: (t) => process.stdout.write(t),
     }, uncachedSelected) : [];
     const uncachedProfile = args.profile ? summarizeProfile(uncachedProfileDir) : undefined;
@@ -222,10 +255,19 @@ async function main(): Promise<void> {
       log(ratioLines(r));
     }
     if (uncached.length) {
-      log(`\nuncached, random parameters (SVAPI_CACHE_MB=0, one process, ${opts.connections} connections) next to pgbench -M ${args['pgbench-protocol']} -c ${pgbenchClients} -j ${pgbenchThreads} -T ${opts.durationSeconds} on the same statements and samples, ${roundCount} round(s):`);
+      log(`\nuncached, random parameters (SVAPI_CACHE_MB=0, ${workers} processes as shipped, ${opts.connections} connections) next to the Node floor and pgbench -M ${args['pgbench-protocol']} -c ${pgbenchClients} -j ${pgbenchThreads} -T ${opts.durationSeconds} on the same statements and samples, ${roundCount} round(s):`);
       log(uncachedTable(uncached.map((u) => ({
-        name: u.name, samples: u.samples, records: u.records, bytes: u.sizes.plain, flagged: u.rounds.some((x) => x.service.flagged), ratio: u.ratio, medians: u.medians,
+        name: u.name, samples: u.samples, records: u.records, bytes: u.sizes.plain, flagged: u.failedRounds > 0, ratio: u.ratio, medians: u.medians,
       }))));
+      for (const u of uncached.filter((x) => x.floorMedians)) {
+        const f = u.floorMedians!;
+        log(`Node floor (bench/refs/node-floor.ts, ${workers} processes x pool ${poolPerProcess}), ${u.name}: ${f.rps.toFixed(0)} rps, p99 ${f.p99} ms, `
+          + `${f.srvMsPerReq.toFixed(2)} ms/req (pg ${f.pgMsPerReq?.toFixed(2) ?? '-'}); service / floor ${u.vsFloor ? `${u.vsFloor.median.toFixed(3)} (${u.vsFloor.min.toFixed(3)}-${u.vsFloor.max.toFixed(3)})` : 'n/a'}, `
+          + `floor / pgbench ${u.floorVsPgbench ? u.floorVsPgbench.median.toFixed(3) : 'n/a'}`);
+      }
+      for (const u of uncached) {
+        u.rounds.forEach((x, i) => { if (x.failed.length) log(`  ${u.name}, round ${i + 1} FAILED, no ratio taken: ${x.failed.join('; ')}`); });
+      }
       log(`pgbench scripts and the captured statements: ${path.relative(ROOT, path.join(RESULTS, `${stamp}-${label}-pgbench`))}/`);
     }
     const sizeRows = [
@@ -244,12 +286,12 @@ async function main(): Promise<void> {
     if (uncachedProfile) log(`\nservice CPU profile, uncached part (${uncachedProfile.file}):\n${uncachedProfile.text}`);
     const flagged = [
       ...results.filter((c) => c.measurement.flagged).map((c) => c.name),
-      ...uncached.filter((u) => u.rounds.some((x) => x.service.flagged)).map((u) => u.name),
+      ...uncached.filter((u) => u.failedRounds > 0).map((u) => u.name),
       ...compression.filter((c) => c.rounds.some((m) => m.flagged)).map((c) => `${COMPRESSED_CASE}, Accept-Encoding ${c.encoding}`),
     ];
-    if (flagged.length) log(`\nFLAGGED (non-2xx, errors or wrong bodies): ${flagged.join('; ')}`);
+    if (flagged.length) log(`\nFAILED (answers but 200, errors or wrong bodies; no ratio taken from those rounds): ${flagged.join('; ')}`);
 
-    log('\n== summary: the ratios of issue 15 (medians of the rounds; the range in brackets) ==');
+    log('\n== summary: the ratios of issue 18 (medians of the rounds without a failure; the range in brackets) ==');
     log(summaryTable(summaryItems(r, uncached, compression)));
 
     const out = path.join(RESULTS, `${stamp}-${label}.json`);
@@ -279,6 +321,7 @@ async function main(): Promise<void> {
   } finally {
     for (const child of children) await child.stop(2_000);
     for (const cleanup of cleanups) await cleanup().catch((e: Error) => log(`cleanup: ${e.message}`));
+    log(`the services' output: ${await filterAccessLogs()}`);
   }
 }
 
@@ -286,7 +329,7 @@ async function main(): Promise<void> {
 // (and three minutes for capturing the uncached samples' answers).
 const perCase = opts.warmupSeconds + opts.durationSeconds + primeSeconds;
 const cachedSeconds = runCached ? (14 + 7 * roundCount) * perCase : 0;
-const uncachedSeconds = runUncachedPart ? 180 + roundCount * (5 * perCase + 4 * (opts.durationSeconds + 2)) + 20 : 0;
+const uncachedSeconds = runUncachedPart ? 240 + roundCount * (6 * perCase + 4 * (opts.durationSeconds + 2)) + 20 : 0;
 const budgetMs = ((cachedSeconds + uncachedSeconds) * 2 + 300) * 1000;
 const deadline = setTimeout(() => {
   console.error(`bench: still running after ${budgetMs / 1000} s; stopping`);

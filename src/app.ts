@@ -29,6 +29,8 @@ export interface AppContext {
   config: Config;
   db: Database;
   logger: Logger;
+  /** Where the access log goes (a line per request); default: `logger`. */
+  accessLogger?: Logger;
 }
 
 export interface ServiceApp {
@@ -65,7 +67,7 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   const limits = LimitStore.open(redis, logger);
   const limit = new InFlightLimit(config.SVAPI_MAX_IN_FLIGHT ?? defaultMaxInFlight(config.SVAPI_DB_POOL_MAX), logger);
   const metrics = createMetrics(knex, results, { limits, inFlight: limit });
-  const log = accessLog(logger, (r) => metrics.observe(r));
+  const log = accessLog(ctx.accessLogger ?? logger, (r) => metrics.observe(r));
 
   const service: ServiceContext = {
     knex,

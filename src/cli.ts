@@ -10,7 +10,7 @@ import { loadDataset, holdsNoRecords, DatasetError, type LoadOptions } from './l
 import { datasetHelp } from './load/help';
 import cluster from 'node:cluster';
 import os from 'node:os';
-import { createLogger, type Logger } from './log';
+import { createAccessLogger, createLogger, type Logger } from './log';
 import type { RunningServer } from './server';
 import { registerGenerateCommand } from './generate/command';
 import { registerCompareCommand } from './compare/command';
@@ -51,7 +51,7 @@ program
     const workers = typeof opts.workers === 'number' ? opts.workers : os.availableParallelism();
     if (config.DATABASE_URL) await checkConnectionBudget(config, workers, logger);
     if (workers > 1) return runPrimary(config, workers, logger, report);
-    const running = await startServer(config, logger, { report });
+    const running = await startServer(config, logger, { report, accessLogger: createAccessLogger(config.LOG_LEVEL) });
     const address = running.server.address();
     process.stdout.write(startupLines({
       url: running.url,
@@ -75,7 +75,7 @@ async function checkConnectionBudget(config: Config, workers: number, logger: Lo
 /** A cluster worker: serves on the primary's port over the database the primary named. */
 async function serveWorker(config: Config, logger: Logger): Promise<void> {
   const { startServer, SHARED_EMBEDDED_ENV } = serveModules();
-  const running = await startServer(config, logger, { sharedEmbedded: process.env[SHARED_EMBEDDED_ENV] === '1' });
+  const running = await startServer(config, logger, { sharedEmbedded: process.env[SHARED_EMBEDDED_ENV] === '1', accessLogger: createAccessLogger(config.LOG_LEVEL) });
   stopOnSignal(running, logger);
 }
 

@@ -29,6 +29,8 @@ export interface StartOptions {
   sharedEmbedded?: boolean;
   /** Told what a first start of the embedded database does meanwhile (see openDatabase). */
   report?: (line: string) => void;
+  /** Where the access log goes (a line per request); default: `logger`. */
+  accessLogger?: Logger;
 }
 
 export async function startServer(config: Config, logger: Logger, opts: StartOptions = {}): Promise<RunningServer> {
@@ -42,7 +44,7 @@ export async function startServer(config: Config, logger: Logger, opts: StartOpt
       await admin.destroy();
     }
   }
-  const { app, stop, drain } = await createApp({ config, db, logger });
+  const { app, stop, drain } = await createApp({ config, db, logger, accessLogger: opts.accessLogger });
   const server = createHttpServer(app, config);
   let stopping = false;
   // Once stopping, every answer closes its connection, so no client reuses it for a new request.

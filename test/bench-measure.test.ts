@@ -47,6 +47,28 @@ test.each([
   expect(m.flagged).toBe(true);
 });
 
+test.each([
+  ['503 ServiceUnavailable to every fifth request', 503],
+  ['203, a 2xx but not 200, to every fifth request', 203],
+])('a run with %s is flagged, whatever the bodies', async (_how, status) => {
+  let n = 0;
+  const other = http.createServer((req, res) => {
+    req.resume();
+    res.statusCode = ++n % 5 === 0 ? status : 200;
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  try {
+    const target: Target = { origin: `http://127.0.0.1:${(other.address() as AddressInfo).port}`, request: { method: 'GET', path: '/', headers: {} }, expected: body };
+    const m = await measure(target, process.pid, { connections: 2, warmupSeconds: 0, durationSeconds: 1 });
+    expect(m.otherStatuses[String(status)]).toBeGreaterThan(0);
+    expect(Object.keys(m.otherStatuses)).toEqual([String(status)]);
+    expect(m.flagged).toBe(true);
+  } finally {
+    await new Promise((resolve) => other.close(resolve));
+  }
+});
+
 describe('several samples, each request one of them at random', () => {
   // Each path has its own answer: /1 -> "answer 1 ..." (and a POST body is echoed).
   let multi: http.Server;

@@ -1,8 +1,9 @@
 // The benchmark counts the CPU of the Postgres backends serving one process: found by that
 // process's client ports (bench/lib/proc.ts clientPorts, then pg_stat_activity).
 
+import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { clientPorts } from '../bench/lib/proc';
+import { clientPorts, processTree } from '../bench/lib/proc';
 
 const linux = process.platform === 'linux' ? test : test.skip;
 
@@ -19,5 +20,21 @@ linux("a process's connections to a port are found by their local ports, and onl
   } finally {
     sockets.forEach((s) => s.destroy());
     await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+linux('the process tree of a process holds its children and their children (a cluster\'s workers), and not its parent', async () => {
+  // A child that starts a grandchild and prints its pid.
+  const child = spawn(process.execPath, ['-e', `
+    const c = require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    console.log(c.pid); setInterval(() => {}, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const grandchild = Number(await new Promise<string>((resolve) => child.stdout.once('data', (d) => resolve(String(d)))));
+    expect(processTree(child.pid!)).toEqual([child.pid, grandchild]);
+    expect(processTree(process.pid)).toEqual(expect.arrayContaining([process.pid, child.pid, grandchild]));
+    expect(processTree(grandchild)).toEqual([grandchild]);
+    process.kill(grandchild);
+  } finally {
+    child.kill();
   }
 });

@@ -3,10 +3,15 @@
 import zlib from 'node:zlib';
 import { compressedSizes } from '../bench/lib/encoding';
 import type { Measurement } from '../bench/lib/measure';
+import type { PgbenchResult } from '../bench/lib/pgbench';
 import { ratioLines, ratios, sizesTable, summaryTable, toRound, verdict, type SummaryItem } from '../bench/lib/report';
-import { sampleOf } from '../bench/lib/uncached';
+import { sampleOf, uncachedRound } from '../bench/lib/uncached';
 
-const at = (rps: number, cpuUs = 100) => ({ rps, serverCpuUsPerRequest: cpuUs }) as Measurement;
+const at = (rps: number, cpuUs = 100, p99 = 10) => ({
+  rps, serverCpuUsPerRequest: cpuUs, latencyMs: { p99 }, flagged: false, otherStatuses: {}, requests: 1000, errors: 0, wrong2xx: 0,
+}) as unknown as Measurement;
+/** A measurement in which the service refused `refused` requests with 503. */
+const refusing = (rps: number, refused: number) => ({ ...at(rps), flagged: true, non2xx: refused, otherStatuses: { 503: refused } }) as unknown as Measurement;
 
 test('each round pairs ours with its reference; the median and the range of the rounds are reported', () => {
   const rounds = [
@@ -40,6 +45,47 @@ test('SOAP 1.1 GetMonster is also compared with the ceiling, by rps and by CPU p
   const r = ratios([], [round]);
   expect(r.soap11VsCeiling).toEqual({ median: 0.3, min: 0.3, max: 0.3 });
   expect(ratioLines(r)).toContain('GetMonster / SOAP 1.1 rps / raw http ceiling rps: 0.300 (median of 1 rounds; 0.300 to 0.300)');
+});
+
+test('a round with an answer but 200 fails: it gives no ratio, and says why', () => {
+  const rounds = [
+    toRound(at(6000), at(5000), refusing(10000, 1200), at(20000)),
+    toRound(at(3000), at(4000), at(7000, 100, 30), at(14000, 100, 10)),
+  ];
+  expect(rounds[0].failed).toEqual(['HTTP GET: 503 x1200']);
+  expect(rounds[1].failed).toEqual([]);
+  const r = ratios([], rounds);
+  // Only round 2 counts: 7000 / 14000, 3000 / 4000; p99 30 / 10.
+  expect(r.httpGetVsCeiling).toEqual({ median: 0.5, min: 0.5, max: 0.5 });
+  expect(r.soap11VsNodeSoap).toEqual({ median: 0.75, min: 0.75, max: 0.75 });
+  expect(r.p99HttpGetVsCeiling).toEqual({ median: 3, min: 3, max: 3 });
+  expect(r.failedRounds).toBe(1);
+  expect(ratioLines(r)).toContain('round 1 FAILED, no ratio taken: HTTP GET: 503 x1200');
+
+  const cases = [
+    { name: 'refused', operation: 'GetMonster', binding: 'HTTP GET', records: 1, measurement: refusing(10000, 5) },
+    { name: 'answered', operation: 'GetMonster', binding: 'HTTP GET', records: 1, measurement: at(7000) },
+  ];
+  expect(ratios(cases, rounds).vsCeiling).toEqual({ refused: null, answered: 0.5 });
+
+  const allFailed = ratios([], [rounds[0]]);
+  expect(allFailed.httpGetVsCeiling).toBeNull();
+  expect(verdict({ label: 'HTTP GET / ceiling', value: allFailed.httpGetVsCeiling, target: 0.6, failedRounds: 1 })).toBe('FAILED');
+});
+
+test('an uncached round gives its ratios to pgbench and to the Node floor only when neither failed', () => {
+  const pgbench = { tps: 1000, failed: 0 } as PgbenchResult;
+  expect(uncachedRound(at(300), pgbench, at(400))).toMatchObject({ ratio: 0.3, vsFloor: 0.75, floorVsPgbench: 0.4, failed: [] });
+  const refused = uncachedRound(refusing(300, 50), pgbench, at(400));
+  expect(refused).toMatchObject({ ratio: null, vsFloor: null, floorVsPgbench: 0.4, failed: ['service: 503 x50'] });
+  expect(uncachedRound(at(300), { tps: 1000, failed: 3 } as PgbenchResult)).toMatchObject({ ratio: null, failed: ['pgbench: 3 failed'] });
+  expect(uncachedRound(at(300), pgbench).vsFloor).toBeUndefined();
+});
+
+test('a p99 target is met at or below its bound', () => {
+  const p99 = (median: number): SummaryItem => ({ label: 'p99', value: { median, min: median, max: median }, atMost: 1.5 });
+  expect([p99(1.2), p99(1.5), p99(2.6)].map(verdict)).toEqual(['met', 'met', 'NOT MET']);
+  expect(summaryTable([p99(2.6)]).split('\n')[2]).toMatch(/<= 1\.5 +NOT MET/);
 });
 
 test('the summary gives each ratio its target and says whether the median meets it', () => {

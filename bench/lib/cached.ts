@@ -12,7 +12,7 @@ import { measureCompression, type CompressionResult } from './compression';
 import { backendsOfClient } from './database';
 import { measure, type Measurement, type MeasureOptions, type Target } from './measure';
 import type { Child } from './proc';
-import { toRound, type CaseResult, type Round } from './report';
+import { failure, toRound, type CaseResult, type Round } from './report';
 import { scrapeBuckets, serviceLatency, type ServiceLatency } from './service-latency';
 
 export interface CachedContext {
@@ -66,7 +66,8 @@ function monsterObject(xml: string): Record<string, unknown> {
 
 export async function runCachedCases(ctx: CachedContext): Promise<CachedResult> {
   const nodeArgs = ctx.profileDir ? ['--cpu-prof', '--cpu-prof-dir', ctx.profileDir] : [];
-  const service = await ctx.start([...nodeArgs, 'bin/svapi.js', 'serve', '--workers', '1'], ctx.serviceEnv, /svapi listening on (http:\/\/\S+)/);
+  // `svapi serve` as shipped: one worker per core.
+  const service = await ctx.start([...nodeArgs, 'bin/svapi.js', 'serve'], ctx.serviceEnv, /svapi listening on (http:\/\/\S+)/);
   const origin = service.match[1];
   ctx.log(`service: pid ${service.child.pid} at ${origin}`);
 
@@ -113,7 +114,7 @@ export async function runCachedCases(ctx: CachedContext): Promise<CachedResult> 
       return async () => { inService = serviceLatency(before, await scrapeBuckets(origin, c.operation.name, c.binding)); };
     });
     results.push({ name: c.name, operation: c.operation.name, binding: c.binding, records: exp.records, measurement: m, inService });
-    ctx.log(`${m.rps.toFixed(0)} rps, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms (in the service: p99 <= ${inService?.p99AtMostMs ?? '?'} ms), ${m.peakRssMB} MB${m.flagged ? '  FLAGGED' : ''}`);
+    ctx.log(`${m.rps.toFixed(0)} rps, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms (in the service: p99 <= ${inService?.p99AtMostMs ?? '?'} ms), ${m.peakRssMB} MB${failure(m) ? `  FAILED: ${failure(m)}` : ''}`);
   }
   // The references, each in its own child process, with the SOAP 1.1 GetMonster request,
   // started next to the service (idle while it is not measured). The machine's speed drifts (on
@@ -147,7 +148,9 @@ export async function runCachedCases(ctx: CachedContext): Promise<CachedResult> 
       const round = toRound(soapOurs, soapRefM, httpOurs, rawM);
       rounds.push(round);
       if (i === 1) Object.assign(refs, { 'node-soap': soapRefM, 'raw-http': rawM });
-      ctx.log(`${round.soap11.toFixed(3)}, ${round.httpGet.toFixed(3)}; SOAP 1.1 vs ceiling ${round.soap11VsCeiling.toFixed(3)} (node-soap ${soapRefM.rps.toFixed(0)} rps, ceiling ${rawM.rps.toFixed(0)} rps)`);
+      ctx.log(round.failed.length
+        ? `FAILED, no ratio taken: ${round.failed.join('; ')}`
+        : `${round.soap11.toFixed(3)}, ${round.httpGet.toFixed(3)}; SOAP 1.1 vs ceiling ${round.soap11VsCeiling.toFixed(3)}; p99 HTTP GET ${httpOurs.latencyMs.p99} ms vs ceiling ${rawM.latencyMs.p99} ms (node-soap ${soapRefM.rps.toFixed(0)} rps, ceiling ${rawM.rps.toFixed(0)} rps)`);
     }
     await ctx.stop(soapRef.child);
     await ctx.stop(raw.child);

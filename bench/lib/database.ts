@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Client } from 'pg';
-import { clientPorts, ROOT, runSvapi } from './proc';
+import { clientPorts, processTree, ROOT, runSvapi } from './proc';
 
 export interface BenchDatabase {
   url: string;
@@ -85,12 +85,13 @@ export async function describeDatabase(url: string): Promise<Record<string, stri
 }
 
 /**
- * PIDs of the backends serving `clientPid`'s connections to the server of `url`, found by the
- * client's ports in pg_stat_activity: only that process's backends, even when others use the same
- * database at the same time.
+ * PIDs of the backends serving the connections of `clientPid` and its child processes (a cluster's
+ * workers) to the server of `url`, found by the client's ports in pg_stat_activity: only those
+ * backends, even when others use the same database at the same time.
  */
 export async function backendsOfClient(url: string, clientPid: number): Promise<number[]> {
-  const ports = clientPorts(clientPid, Number(new URL(url).port || 5432));
+  const port = Number(new URL(url).port || 5432);
+  const ports = processTree(clientPid).flatMap((pid) => clientPorts(pid, port));
   if (!ports.length) return [];
   return withClient(url, async (c) => (await c.query('SELECT pid FROM pg_stat_activity WHERE client_port = ANY($1::int[])', [ports])).rows
     .map((r: { pid: number }) => r.pid));

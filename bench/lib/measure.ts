@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { cpuSeconds, peakRss, resetPeak, rssSampler } from './proc';
+import { cpuSeconds, peakRss, processTree, resetPeak, rssSampler } from './proc';
 import type { Request } from './cases';
 
 /** A request and the answer every response to it must be (a correct answer fetched before the run). */
@@ -35,16 +35,19 @@ export interface Measurement {
   latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
   /** Responses that were not 2xx. */
   non2xx: number;
+  /** Responses by status other than 200 (a 503 is the service refusing the load), e.g. {"503": 1200}. */
+  otherStatuses: Record<string, number>;
   /** Connection errors and time-outs. */
   errors: number;
   /** Responses whose body was not the expected one (autocannon checks every body, so non-2xx count here too). */
   mismatches: number;
   /** 2xx responses with a wrong body (mismatches beyond the non-2xx ones). */
   wrong2xx: number;
+  /** The highest peak resident set of one process of the server (the primary or a worker). */
   peakRssMB: number;
   /** How the peak was taken: VmHWM after a reset (exact), or VmRSS polled every 100 ms. */
   peakRssSource: 'VmHWM' | 'VmRSS-poll';
-  /** CPU used during the measured part, as % of one core. */
+  /** CPU used during the measured part, as % of one core (the server: every process of it). */
   cpuPct: { server: number; postgres: number | null; loadGenerator: number };
   /**
    * CPU milliseconds per request of the serving process and of the Postgres backends: steadier
@@ -164,7 +167,8 @@ function cannon(target: Target, connections: number, seconds: number): Promise<a
 }
 
 /**
- * Warm-up (discarded), then the measured run, with the server's memory and CPU watched.
+ * Warm-up (discarded), then the measured run, with the server's memory and CPU watched: those of
+ * `serverPid` and every process under it (a cluster's workers), found after the warm-up.
  * `aroundRun` is called right before the measured run and returns what to call right after it.
  */
 export async function measure(
@@ -177,20 +181,28 @@ export async function measure(
 ): Promise<Measurement> {
   if (opts.warmupSeconds > 0) await cannon(target, opts.connections, opts.warmupSeconds);
   const afterRun = await aroundRun?.();
-  const exactPeak = resetPeak(serverPid);
-  const sampler = rssSampler(serverPid);
+  const serverPids = processTree(serverPid);
+  const exactPeak = serverPids.map(resetPeak).every(Boolean);
+  const samplers = serverPids.map((pid) => rssSampler(pid));
   const pgPids = backends ? await backends() : [];
   const pgCpu = () => pgPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-  const cpu0 = { server: cpuSeconds(serverPid), pg: pgCpu(), me: process.cpuUsage(), at: process.hrtime.bigint() };
+  const serverCpuNow = () => serverPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const cpu0 = { server: serverCpuNow(), pg: pgCpu(), me: process.cpuUsage(), at: process.hrtime.bigint() };
   const result = await cannon(target, opts.connections, opts.durationSeconds);
   const wall = Number(process.hrtime.bigint() - cpu0.at) / 1e9;
   const me = process.cpuUsage(cpu0.me);
   await afterRun?.();
-  const polled = sampler.stop();
-  const peak = exactPeak ? Math.max(peakRss(serverPid), polled) : polled;
+  const peak = Math.max(...serverPids.map((pid, i) => {
+    const polled = samplers[i].stop();
+    try {
+      return exactPeak ? Math.max(peakRss(pid), polled) : polled;
+    } catch {
+      return polled; // gone meanwhile
+    }
+  }));
   const pct = (seconds: number) => Math.round((seconds / wall) * 1000) / 10;
   const requests = result.requests.total;
-  const serverCpu = cpuSeconds(serverPid) - cpu0.server;
+  const serverCpu = serverCpuNow() - cpu0.server;
   const m: Measurement = {
     requests,
     rps: Math.round((requests / result.duration) * 10) / 10,
@@ -198,6 +210,8 @@ export async function measure(
       p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: result.latency.mean,
     },
     non2xx: result.non2xx,
+    otherStatuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {})
+      .filter(([code, stat]) => code !== '200' && (stat?.count ?? 0) > 0).map(([code, stat]) => [code, stat!.count!])),
     errors: result.errors + result.timeouts,
     mismatches: result.mismatches,
     wrong2xx: Math.max(0, result.mismatches - result.non2xx),
@@ -216,6 +230,7 @@ export async function measure(
   };
   const perRequest = (p: number) => (requests ? Math.round(((p * 10 * result.duration) / requests) * 100) / 100 : 0);
   m.cpuMsPerRequest = { server: perRequest(m.cpuPct.server), postgres: m.cpuPct.postgres === null ? null : perRequest(m.cpuPct.postgres) };
-  m.flagged = m.non2xx > 0 || m.errors > 0 || m.mismatches > 0 || requests === 0;
+  // Any answer but 200 fails the run: a ratio over refusals (503 ServiceUnavailable) means nothing.
+  m.flagged = m.non2xx > 0 || Object.keys(m.otherStatuses).length > 0 || m.errors > 0 || m.mismatches > 0 || requests === 0;
   return m;
 }

@@ -16,7 +16,10 @@ export interface Child {
 
 /**
  * Starts `node <args>` (cwd: the checkout), and resolves once a stdout line matches `ready`
- * (the match is returned). Its output goes to `log` (a file) as well. Rejects if it exits
+ * (the match is returned). Its output goes to `log` (a file) as well, or with `outputFile`
+ * straight into that file (stdout and stderr), which is then read for `ready`: the service's
+ * access log, a line per request, is written by the service alone, as a deployment's log
+ * collector would take it, not piped through the load generator's process. Rejects if it exits
  * first or takes longer than `timeoutMs`.
  */
 export async function startChild(
@@ -25,10 +28,13 @@ export async function startChild(
   ready: RegExp,
   log: fs.WriteStream,
   timeoutMs = 60_000,
+  outputFile?: string,
 ): Promise<{ child: Child; match: RegExpMatchArray }> {
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = outputFile === undefined ? undefined : fs.openSync(outputFile, 'a');
+  const proc = spawn(process.execPath, args, { cwd: ROOT, env, stdio: out === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', out, out] });
+  if (out !== undefined) fs.closeSync(out);
   const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
-  proc.stderr!.on('data', (d) => log.write(d));
+  proc.stderr?.on('data', (d) => log.write(d));
   const child: Child = {
     proc,
     pid: proc.pid!,
@@ -46,17 +52,34 @@ export async function startChild(
       void child.stop(1_000);
       reject(new Error(`${args.join(' ')}: not ready within ${timeoutMs} ms`));
     }, timeoutMs);
-    const lines = readline.createInterface({ input: proc.stdout! });
-    lines.on('line', (line) => {
-      log.write(`${line}\n`);
-      const m = line.match(ready);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m);
-      }
-    });
+    let poll: NodeJS.Timeout | undefined;
+    const found = (m: RegExpMatchArray) => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      resolve(m);
+    };
+    if (outputFile === undefined) {
+      const lines = readline.createInterface({ input: proc.stdout! });
+      lines.on('line', (line) => {
+        log.write(`${line}\n`);
+        const m = line.match(ready);
+        if (m) found(m);
+      });
+    } else {
+      let seen = 0;
+      poll = setInterval(() => {
+        const text = fs.readFileSync(outputFile, 'utf8');
+        const lines = text.split('\n').slice(seen, -1);
+        seen += lines.length;
+        for (const line of lines) {
+          const m = line.match(ready);
+          if (m) return found(m);
+        }
+      }, 50);
+    }
     void exited.then((code) => {
       clearTimeout(timer);
+      clearInterval(poll);
       reject(new Error(`${args.join(' ')} exited with ${code} before it was ready (see ${log.path})`));
     });
   });
@@ -116,6 +139,36 @@ export function tryCpuSeconds(pid: number): number | undefined {
 
 /** User + system CPU time of a process, in seconds (0 once it is gone). */
 export const cpuSeconds = (pid: number): number => tryCpuSeconds(pid) ?? 0;
+
+/** The parent's PID of a process, from /proc/<pid>/stat; undefined once it is gone. */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `pid` and every process below it (a cluster primary and its workers): the service as
+ * `svapi serve` ships runs one worker per core, so its CPU, memory and database connections are
+ * those of the whole tree.
+ */
+export function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const parent = parentOf(Number(entry));
+    if (parent === undefined) continue;
+    const list = children.get(parent);
+    if (list) list.push(Number(entry));
+    else children.set(parent, [Number(entry)]);
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+}
 
 /**
  * Local ports of `pid`'s TCP connections to `remotePort` (a client's connections to Postgres):

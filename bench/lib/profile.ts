@@ -21,30 +21,34 @@ function bucket(url: string, fn: string): string {
   return ours ? ours[1] : url;
 }
 
-/** Self time of a V8 .cpuprofile by package/folder and by function, as text. */
+/**
+ * Self time of the V8 .cpuprofiles in `dir` (a cluster writes one per process: the primary and
+ * each worker, added up here) by package/folder and by function, as text.
+ */
 export function summarizeProfile(dir: string, top = 15): { file: string; text: string } | undefined {
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')) : [];
   if (!files.length) return undefined;
-  const file = path.join(dir, files[0]);
-  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const byBucket = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let total = 0;
-  profile.samples.forEach((id, i) => {
-    const dt = profile.timeDeltas[i] ?? 0;
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-    if (functionName === '(idle)') return;
-    total += dt;
-    const b = bucket(url, functionName);
-    byBucket.set(b, (byBucket.get(b) ?? 0) + dt);
-    const f = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(src|bench)\//, '$1/')}:${lineNumber + 1}`;
-    byFunction.set(f, (byFunction.get(f) ?? 0) + dt);
-  });
+  for (const name of files) {
+    const profile = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as CpuProfile;
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    profile.samples.forEach((id, i) => {
+      const dt = profile.timeDeltas[i] ?? 0;
+      const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+      if (functionName === '(idle)') return;
+      total += dt;
+      const b = bucket(url, functionName);
+      byBucket.set(b, (byBucket.get(b) ?? 0) + dt);
+      const f = `${functionName || '(anonymous)'} ${url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*?\/(src|bench)\//, '$1/')}:${lineNumber + 1}`;
+      byFunction.set(f, (byFunction.get(f) ?? 0) + dt);
+    });
+  }
   const pct = (t: number) => `${((t / total) * 100).toFixed(1).padStart(5)}%`;
   const list = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, t]) => `  ${pct(t)}  ${k}`);
   return {
-    file: path.relative(process.cwd(), file),
+    file: `${path.relative(process.cwd(), dir)}/ (${files.length} process${files.length > 1 ? 'es' : ''})`,
     text: [`busy CPU ${(total / 1e6).toFixed(1)} s; self time by package / folder:`, ...list(byBucket), 'by function:', ...list(byFunction)].join('\n'),
   };
 }

@@ -15,6 +15,13 @@ export interface CaseResult {
 
 /** One round of the two headline ratios: ours and its reference measured back to back. */
 export interface Round {
+  /**
+   * The measurements of the round that had an answer but 200, an error or a wrong body (e.g.
+   * "HTTP GET: 503 x1200"): a failed round gives no ratio.
+   */
+  failed: string[];
+  /** Our HTTP GET GetMonster p99 over the raw http ceiling's p99 (client side, same connections). */
+  p99HttpGetVsCeiling: number;
   /** Our SOAP 1.1 GetMonster rps over the bare node-soap server's rps. */
   soap11: number;
   /** Our HTTP GET GetMonster rps over the raw http ceiling's rps. */
@@ -31,7 +38,7 @@ export interface Round {
 }
 
 export interface Ratios {
-  /** Median, lowest and highest of the rounds. */
+  /** Median, lowest and highest of the rounds that did not fail (null: none measured or every one failed). */
   soap11VsNodeSoap: Spread | null;
   httpGetVsCeiling: Spread | null;
   soap11VsCeiling: Spread | null;
@@ -39,7 +46,11 @@ export interface Ratios {
   cpuSoap11VsNodeSoap: Spread | null;
   cpuHttpGetVsCeiling: Spread | null;
   cpuSoap11VsCeiling: Spread | null;
+  /** HTTP GET GetMonster p99 / the ceiling's p99: lower is better. */
+  p99HttpGetVsCeiling: Spread | null;
   rounds: Round[];
+  /** How many rounds failed (a non-200 answer, an error or a wrong body). */
+  failedRounds: number;
   /** Every case's rps over the median ceiling rps (measured at another moment: a rough guide). */
   vsCeiling: Record<string, number | null>;
 }
@@ -52,8 +63,19 @@ export interface Spread {
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
+/** What made a measurement fail, or undefined: every answer 200 and right. */
+export function failure(m: Measurement): string | undefined {
+  if (!m.flagged) return undefined;
+  const statuses = Object.entries(m.otherStatuses ?? {}).map(([code, n]) => `${code} x${n}`);
+  const rest = [m.errors ? `${m.errors} errors/time-outs` : '', m.wrong2xx ? `${m.wrong2xx} wrong bodies` : '', m.requests ? '' : 'no answer'].filter(Boolean);
+  return [...statuses, ...rest].join(', ') || 'flagged';
+}
+
 export function toRound(soap11: Measurement, nodeSoap: Measurement, httpGet: Measurement, ceiling: Measurement): Round {
+  const named = { 'SOAP 1.1': soap11, 'node-soap': nodeSoap, 'HTTP GET': httpGet, ceiling };
   return {
+    failed: Object.entries(named).flatMap(([name, m]) => (failure(m) ? [`${name}: ${failure(m)}`] : [])),
+    p99HttpGetVsCeiling: round3(httpGet.latencyMs.p99 / Math.max(ceiling.latencyMs.p99, 1)),
     soap11: round3(soap11.rps / nodeSoap.rps),
     httpGet: round3(httpGet.rps / ceiling.rps),
     soap11VsCeiling: round3(soap11.rps / ceiling.rps),
@@ -78,16 +100,19 @@ export function spread(values: number[]): Spread | null {
 }
 
 export function ratios(cases: CaseResult[], rounds: Round[]): Ratios {
-  const ceiling = rounds.length ? median(rounds.map((r) => r.rps.ceiling)) : undefined;
+  const passed = rounds.filter((r) => !r.failed.length);
+  const ceiling = passed.length ? median(passed.map((r) => r.rps.ceiling)) : undefined;
   return {
-    soap11VsNodeSoap: spread(rounds.map((r) => r.soap11)),
-    httpGetVsCeiling: spread(rounds.map((r) => r.httpGet)),
-    soap11VsCeiling: spread(rounds.map((r) => r.soap11VsCeiling)),
-    cpuSoap11VsNodeSoap: spread(rounds.map((r) => r.cpu.soap11)),
-    cpuHttpGetVsCeiling: spread(rounds.map((r) => r.cpu.httpGet)),
-    cpuSoap11VsCeiling: spread(rounds.map((r) => r.cpu.soap11VsCeiling)),
+    soap11VsNodeSoap: spread(passed.map((r) => r.soap11)),
+    httpGetVsCeiling: spread(passed.map((r) => r.httpGet)),
+    soap11VsCeiling: spread(passed.map((r) => r.soap11VsCeiling)),
+    cpuSoap11VsNodeSoap: spread(passed.map((r) => r.cpu.soap11)),
+    cpuHttpGetVsCeiling: spread(passed.map((r) => r.cpu.httpGet)),
+    cpuSoap11VsCeiling: spread(passed.map((r) => r.cpu.soap11VsCeiling)),
+    p99HttpGetVsCeiling: spread(passed.map((r) => r.p99HttpGetVsCeiling)),
     rounds,
-    vsCeiling: Object.fromEntries(cases.map((c) => [c.name, ceiling ? round3(c.measurement.rps / ceiling) : null])),
+    failedRounds: rounds.length - passed.length,
+    vsCeiling: Object.fromEntries(cases.map((c) => [c.name, ceiling && !c.measurement.flagged ? round3(c.measurement.rps / ceiling) : null])),
   };
 }
 
@@ -106,7 +131,7 @@ export function table(rows: { name: string; records?: number; m: Measurement; in
     m.latencyMs.p99.toFixed(0),
     inService?.p99AtMostMs == null ? '-' : String(inService.p99AtMostMs),
     m.peakRssMB.toFixed(0),
-    m.flagged ? `${m.non2xx} non-2xx, ${m.errors} err/timeout, ${m.wrong2xx} bad 2xx` : '0',
+    failure(m) ?? '0',
     String(Math.round(m.cpuPct.server)),
     m.cpuPct.postgres === null ? '-' : String(Math.round(m.cpuPct.postgres)),
     String(Math.round(m.cpuPct.loadGenerator)),
@@ -118,14 +143,17 @@ export function table(rows: { name: string; records?: number; m: Measurement; in
 }
 
 export function ratioLines(r: Ratios): string {
-  const show = (v: Spread | null) => (v === null ? 'n/a' : `${v.median.toFixed(3)} (median of ${r.rounds.length} rounds; ${v.min.toFixed(3)} to ${v.max.toFixed(3)})`);
+  const counted = r.rounds.length - r.failedRounds;
+  const show = (v: Spread | null) => (v === null ? 'n/a' : `${v.median.toFixed(3)} (median of ${counted} rounds; ${v.min.toFixed(3)} to ${v.max.toFixed(3)})`);
   return [
+    ...r.rounds.flatMap((x, i) => (x.failed.length ? [`round ${i + 1} FAILED, no ratio taken: ${x.failed.join('; ')}`] : [])),
     `GetMonster / SOAP 1.1 rps / bare node-soap rps: ${show(r.soap11VsNodeSoap)}`,
     `GetMonster / HTTP GET rps / raw http ceiling rps: ${show(r.httpGetVsCeiling)}`,
     `GetMonster / SOAP 1.1 rps / raw http ceiling rps: ${show(r.soap11VsCeiling)}`,
     `by CPU per request (reference's / ours): SOAP 1.1 vs bare node-soap ${show(r.cpuSoap11VsNodeSoap)}`,
     `by CPU per request (reference's / ours): HTTP GET vs raw http ceiling ${show(r.cpuHttpGetVsCeiling)}`,
     `by CPU per request (reference's / ours): SOAP 1.1 vs raw http ceiling ${show(r.cpuSoap11VsCeiling)}`,
+    `GetMonster / HTTP GET p99 / raw http ceiling p99: ${show(r.p99HttpGetVsCeiling)}`,
     'all cases rps / median ceiling rps (measured at other moments: a rough guide):',
     ...Object.entries(r.vsCeiling).map(([k, v]) => `  ${k.padEnd(40)} ${v === null ? 'n/a' : v.toFixed(3)}`),
   ].join('\n');
@@ -190,20 +218,28 @@ export interface SummaryItem {
   value: Spread | null;
   /** At least this (median); none: reported for information. */
   target?: number;
+  /** At most this (median), for a ratio where lower is better (a p99). */
+  atMost?: number;
+  /** Rounds that failed (a non-200 answer, an error or a wrong body): none of them counts. */
+  failedRounds?: number;
   note?: string;
 }
 
 export function verdict(item: SummaryItem): string {
-  if (item.target === undefined) return 'info';
-  if (item.value === null) return 'not measured';
-  return item.value.median >= item.target ? 'met' : 'NOT MET';
+  if (item.target === undefined && item.atMost === undefined) return 'info';
+  if (item.value === null) return item.failedRounds ? 'FAILED' : 'not measured';
+  const met = item.target !== undefined ? item.value.median >= item.target : item.value.median <= item.atMost!;
+  return met ? 'met' : 'NOT MET';
 }
 
 /** The summary: every ratio with its target and whether the median meets it. */
 export function summaryTable(items: SummaryItem[]): string {
   return columns(
     ['ratio', 'median (range)', 'target', 'verdict', 'notes'],
-    items.map((i) => [i.label, showSpread(i.value), i.target === undefined ? '-' : `>= ${i.target}`, verdict(i), i.note ?? '']),
+    items.map((i) => [
+      i.label, showSpread(i.value), i.target !== undefined ? `>= ${i.target}` : i.atMost !== undefined ? `<= ${i.atMost}` : '-', verdict(i),
+      [i.failedRounds ? `${i.failedRounds} round(s) FAILED (answers but 200), not counted` : '', i.note ?? ''].filter(Boolean).join('; '),
+    ]),
     [3, 4],
   );
 }

@@ -1,13 +1,16 @@
 /**
- * The uncached workload (issue 15): one service process with the answer cache off
- * (SVAPI_CACHE_MB=0), asked with random parameters, next to pgbench running the statements the
- * service sent for those same parameters, back to back in each round. See bench/README.md.
+ * The uncached workload: the service as `svapi serve` ships it (one worker per core) with the
+ * answer cache off (SVAPI_CACHE_MB=0), asked with random parameters, next to the Node floor
+ * (bench/refs/node-floor.ts) and pgbench running the statements the service sent for those same
+ * parameters, back to back in each round. See bench/README.md.
  *
  * 1. A first service process, with bench/lib/capture-sql.js loaded, answers every sample once,
  *    one request at a time: its answer is the one every response under load must match, and the
- *    statements it sent to Postgres are what pgbench runs for that sample.
- * 2. A second process, without the capture, is measured: each round runs every case, then
- *    pgbench on the case's statements (-M prepared, the pool's size of clients).
+ *    statements it sent to Postgres are what pgbench and the floor run for that sample.
+ * 2. The floor is checked the same way: every sample's answer byte for byte, and its statements.
+ * 3. The service, without the capture, is measured: each round runs every case (and the floor
+ *    after a case that has one), then pgbench on the case's statements (-M prepared, as many
+ *    clients as the service's connections).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,7 +22,7 @@ import { compressedSizes, ENCODINGS, inflatesTo, rawFetch, type Encoding, type S
 import { measure, type Measurement, type MeasureOptions, type Sample } from './measure';
 import { pgbenchWorkload, runPgbench, type PgbenchOptions, type PgbenchResult, type PgbenchWorkload, type Statement } from './pgbench';
 import { ROOT, type Child } from './proc';
-import { median, spread, type Spread } from './report';
+import { failure, median, spread, type Spread } from './report';
 
 export interface UncachedCase {
   name: string;
@@ -29,8 +32,8 @@ export interface UncachedCase {
   samples: [string, string][][];
   /** Cases of one group send the same statements: one pgbench run per group and round serves them. */
   group: string;
-  /** The target of the ratio to pgbench, if the issue sets one. */
-  target?: number;
+  /** Also measured: the Node floor (bench/refs/node-floor.ts), with this target for service rps / floor rps. */
+  floorTarget?: number;
 }
 
 /** Up to `n` of `values`, drawn without repeats by a seeded generator (the same sample every run). */
@@ -64,9 +67,9 @@ export async function uncachedCases(url: string, profile: DatasetProfile, seed: 
   const monsterGlobals = op('GetMonsterGlobals', '/API/hunting.asmx', 'HuntingGlobal');
   const playerGlobals = op('GetPlayerGlobals', '/API/hunting.asmx', 'HuntingGlobal');
   return [
-    { name: 'GetMonsterGlobals 100, random MonsterID / HTTP GET', operation: monsterGlobals, binding: 'HTTP GET', samples: monsterSample, group: 'monster globals', target: 0.8 },
+    { name: 'GetMonsterGlobals 100, random MonsterID / HTTP GET', operation: monsterGlobals, binding: 'HTTP GET', samples: monsterSample, group: 'monster globals', floorTarget: 1 },
     { name: 'GetMonsterGlobals 100, random MonsterID / SOAP 1.1', operation: monsterGlobals, binding: 'SOAP 1.1', samples: monsterSample, group: 'monster globals' },
-    { name: 'GetPlayerGlobals 100, random playerID / HTTP GET', operation: playerGlobals, binding: 'HTTP GET', samples: playerSample, group: 'player globals', target: 0.8 },
+    { name: 'GetPlayerGlobals 100, random playerID / HTTP GET', operation: playerGlobals, binding: 'HTTP GET', samples: playerSample, group: 'player globals' },
     { name: 'FindItems, random common word / HTTP GET', operation: op('FindItems', '/api/item.asmx', 'Item'), binding: 'HTTP GET', samples: words, group: 'items' },
     { name: 'GetWeapons, random common word / HTTP GET', operation: op('GetWeapons', '/api/weapons.asmx', 'Weapon'), binding: 'HTTP GET', samples: words, group: 'weapons' },
   ];
@@ -89,6 +92,9 @@ export interface UncachedContext {
   dir: string;
   /** Run the measured service under `node --cpu-prof`, writing its profile here. */
   profileDir?: string;
+  /** The service's processes and pool per process (the floor runs with the same). */
+  workers: number;
+  poolPerProcess: number;
   log(s: string): void;
   progress(s: string): void;
 }
@@ -97,7 +103,15 @@ export interface UncachedRound {
   service: Measurement;
   /** The group's pgbench run of this round. */
   pgbench: PgbenchResult;
-  ratio: number;
+  /** Service rps / pgbench tps; null: the round failed (an answer but 200, an error, a wrong body, or pgbench failed). */
+  ratio: number | null;
+  /** The Node floor, measured right after the service (cases with a floor). */
+  floor?: Measurement;
+  /** Service rps / floor rps, and floor rps / pgbench tps; null when either failed. */
+  vsFloor?: number | null;
+  floorVsPgbench?: number | null;
+  /** Why the round gives no ratio. */
+  failed: string[];
 }
 
 export interface UncachedResult {
@@ -105,7 +119,7 @@ export interface UncachedResult {
   operation: string;
   binding: Binding;
   group: string;
-  target?: number;
+  floorTarget?: number;
   samples: number;
   /** Mean records per answer. */
   records: number;
@@ -113,8 +127,13 @@ export interface UncachedResult {
   /** What the service sent for a sample asked with Accept-Encoding (bytes of the body), or null: it answered uncompressed. */
   onTheWire: Record<Encoding, number | null>;
   rounds: UncachedRound[];
-  /** Service rps / pgbench tps, by round. */
+  /** Service rps / pgbench tps, over the rounds that did not fail. */
   ratio: Spread | null;
+  /** Service rps / floor rps and floor rps / pgbench tps, over the rounds that did not fail (cases with a floor). */
+  vsFloor?: Spread | null;
+  floorVsPgbench?: Spread | null;
+  floorMedians?: { rps: number; p99: number; srvMsPerReq: number; pgMsPerReq: number | null };
+  failedRounds: number;
   medians: { rps: number; p50: number; p99: number; srvMsPerReq: number; pgMsPerReq: number | null; pgbenchTps: number; pgbenchPgMsPerTx: number };
   pgbenchMode: PgbenchWorkload['mode'];
   pgbenchCommand?: string;
@@ -129,24 +148,34 @@ interface Prepared {
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
+const CAPTURE = path.join(ROOT, 'bench/lib/capture-sql.js');
+
+/** The statements a process with capture-sql.js appended to `file` since the last call. */
+function statementReader(file: string): { next(): Statement[]; close(): void } {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, '');
+  const fd = fs.openSync(file, 'r');
+  let offset = 0;
+  return {
+    next() {
+      const size = fs.fstatSync(fd).size;
+      const buf = Buffer.alloc(size - offset);
+      fs.readSync(fd, buf, 0, buf.length, offset);
+      offset = size;
+      return buf.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Statement);
+    },
+    close: () => fs.closeSync(fd),
+  };
+}
 
 /** Every sample once on the capturing service: its answer and the data statements it sent. */
 async function capture(ctx: UncachedContext, cases: UncachedCase[]): Promise<Prepared[]> {
   const file = path.join(ctx.dir, 'captured-sql.jsonl');
-  fs.mkdirSync(ctx.dir, { recursive: true });
-  fs.writeFileSync(file, '');
+  const reader = statementReader(file);
   const env = { ...ctx.serviceEnv, SVAPI_CACHE_MB: '0', BENCH_SQL_CAPTURE: file };
-  const service = await ctx.start(['--require', path.join(ROOT, 'bench/lib/capture-sql.js'), 'bin/svapi.js', 'serve', '--workers', '1'], env, /svapi listening on (http:\/\/\S+)/);
+  // One process: this pass only records answers and statements, one request at a time.
+  const service = await ctx.start(['--require', CAPTURE, 'bin/svapi.js', 'serve', '--workers', '1'], env, /svapi listening on (http:\/\/\S+)/);
   const origin = service.match[1];
-  const fd = fs.openSync(file, 'r');
-  let offset = 0;
-  const newStatements = (): Statement[] => {
-    const size = fs.fstatSync(fd).size;
-    const buf = Buffer.alloc(size - offset);
-    fs.readSync(fd, buf, 0, buf.length, offset);
-    offset = size;
-    return buf.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Statement);
-  };
   try {
     const prepared: Prepared[] = [];
     for (const c of cases) {
@@ -156,12 +185,12 @@ async function capture(ctx: UncachedContext, cases: UncachedCase[]): Promise<Pre
       let records = 0;
       for (const params of c.samples) {
         const request = buildRequest({ ...c.operation, params }, c.binding, ctx.key.DevID, ctx.key.DevKey);
-        newStatements();
+        reader.next();
         const res = await rawFetch(origin, request);
         if (res.status !== 200) throw new Error(`${c.name} ${JSON.stringify(params)}: status ${res.status}: ${res.body.subarray(0, 400).toString()}`);
         if (res.headers['content-encoding']) throw new Error(`${c.name}: compressed without Accept-Encoding (${res.headers['content-encoding']})`);
         samples.push({ request, expected: res.body });
-        statements.push(newStatements().filter((s) => DATA_TABLE.test(s.text)));
+        statements.push(reader.next().filter((s) => DATA_TABLE.test(s.text)));
         records += countRecords(res.body.toString(), c.operation.record);
       }
       prepared.push({ c, samples, statements, records: round2(records / samples.length) });
@@ -169,9 +198,53 @@ async function capture(ctx: UncachedContext, cases: UncachedCase[]): Promise<Pre
     }
     return prepared;
   } finally {
-    fs.closeSync(fd);
+    reader.close();
     await ctx.stop(service.child);
   }
+}
+
+/** The floor's statement: the one statement the service sent for every sample (same text and name). */
+function floorStatement(p: Prepared): { text: string; name: string | null } {
+  const [first] = p.statements[0];
+  const same = p.statements.every((s) => s.length === 1 && s[0].text === first.text && s[0].name === first.name);
+  if (!first || !same) throw new Error(`${p.c.name}: the Node floor runs one statement per request, the service sent ${p.statements[0].length} or varying ones`);
+  return { text: first.text, name: first.name ?? null };
+}
+
+/**
+ * Starts the Node floor for `p` and checks it with capture-sql.js: every sample's answer must be
+ * the service's, byte for byte, and its statements the service's (text, parameters, name). Then
+ * starts it again without the capture, to be measured.
+ */
+async function startFloor(ctx: UncachedContext, p: Prepared): Promise<{ child: Child; origin: string }> {
+  const dir = path.join(ctx.dir, 'floor');
+  const statementFile = path.join(dir, 'statement.json');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(statementFile, `${JSON.stringify(floorStatement(p))}\n`);
+  const args = ['bin/run-ts.js', 'bench/refs/node-floor.ts', statementFile, String(ctx.workers), String(ctx.poolPerProcess)];
+  const env = { ...process.env, DATABASE_URL: ctx.dbUrl };
+  const file = path.join(dir, 'captured-sql.jsonl');
+  const reader = statementReader(file);
+  ctx.progress(`  Node floor, ${p.c.name}: checking every sample's answer and statements ... `);
+  const checking = await ctx.start(['--require', CAPTURE, ...args], { ...env, BENCH_SQL_CAPTURE: file }, /^\{"url"/);
+  try {
+    const origin = new URL(JSON.parse(checking.match.input!).url).origin;
+    for (const [i, s] of p.samples.entries()) {
+      reader.next();
+      const res = await rawFetch(origin, s.request);
+      if (res.status !== 200 || !res.body.equals(s.expected as Buffer)) {
+        throw new Error(`Node floor, ${s.request.path}: status ${res.status}, ${res.body.length} bytes: not the service's ${s.expected.length} bytes`);
+      }
+      const sent = JSON.stringify(reader.next());
+      if (sent !== JSON.stringify(p.statements[i])) throw new Error(`Node floor, ${s.request.path}: sent ${sent}, the service ${JSON.stringify(p.statements[i])}`);
+    }
+  } finally {
+    reader.close();
+    await ctx.stop(checking.child);
+  }
+  ctx.log(`${p.samples.length} the same`);
+  const floor = await ctx.start(args, env, /^\{"url"/);
+  return { child: floor.child, origin: new URL(JSON.parse(floor.match.input!).url).origin };
 }
 
 /** For one sample: the body the service sends when asked with each Accept-Encoding (null: uncompressed). */
@@ -192,8 +265,32 @@ async function onTheWire(origin: string, sample: Sample): Promise<Record<Encodin
   return out;
 }
 
+/** One round of a case: its ratios, or none when the service, the floor or pgbench failed. */
+export function uncachedRound(service: Measurement, pgbench: PgbenchResult, floor?: Measurement): UncachedRound {
+  const failed = [
+    ...(failure(service) ? [`service: ${failure(service)}`] : []),
+    ...(floor && failure(floor) ? [`floor: ${failure(floor)}`] : []),
+    ...(pgbench.failed ? [`pgbench: ${pgbench.failed} failed`] : []),
+  ];
+  const serviceOk = !failure(service);
+  const floorOk = floor !== undefined && !failure(floor);
+  return {
+    service,
+    pgbench,
+    ratio: serviceOk && !pgbench.failed ? round3(service.rps / pgbench.tps) : null,
+    ...(floor ? {
+      floor,
+      vsFloor: serviceOk && floorOk ? round3(service.rps / floor.rps) : null,
+      floorVsPgbench: floorOk && !pgbench.failed ? round3(floor.rps / pgbench.tps) : null,
+    } : {}),
+    failed,
+  };
+}
+
+const ratioSpread = (values: (number | null | undefined)[]) => spread(values.filter((v): v is number => typeof v === 'number'));
+
 export async function runUncached(ctx: UncachedContext, cases: UncachedCase[]): Promise<UncachedResult[]> {
-  ctx.log(`\nuncached, random parameters: one process, SVAPI_CACHE_MB=0, ${ctx.opts.connections} connections; `
+  ctx.log(`\nuncached, random parameters: svapi serve as shipped (${ctx.workers} processes), SVAPI_CACHE_MB=0, ${ctx.opts.connections} connections; `
     + `pgbench -M ${ctx.pgbench.protocol} -c ${ctx.pgbench.clients} -j ${ctx.pgbench.threads} on the statements the service sent for the same samples`);
   ctx.log('capturing every sample\'s answer and statements (a service process with bench/lib/capture-sql.js, one request at a time):');
   const prepared = await capture(ctx, cases);
@@ -204,75 +301,103 @@ export async function runUncached(ctx: UncachedContext, cases: UncachedCase[]): 
   }
   fs.writeFileSync(path.join(ctx.dir, 'workloads.json'), `${JSON.stringify(Object.fromEntries(workloads), null, 2)}\n`);
 
+  const floors = new Map<string, { child: Child; origin: string }>();
   const nodeArgs = ctx.profileDir ? ['--cpu-prof', '--cpu-prof-dir', ctx.profileDir] : [];
-  const service = await ctx.start([...nodeArgs, 'bin/svapi.js', 'serve', '--workers', '1'], { ...ctx.serviceEnv, SVAPI_CACHE_MB: '0' }, /svapi listening on (http:\/\/\S+)/);
-  const origin = service.match[1];
   try {
-    const wire = new Map<string, Record<Encoding, number | null>>();
     for (const p of prepared) {
-      // The measured process gives the captured answer too (and tells what it compresses).
-      const res = await rawFetch(origin, p.samples[0].request);
-      if (res.status !== 200 || !res.body.equals(p.samples[0].expected as Buffer)) throw new Error(`${p.c.name}: the measured service answers differently`);
-      wire.set(p.c.name, await onTheWire(origin, p.samples[0]));
+      if (p.c.floorTarget !== undefined) floors.set(p.c.name, await startFloor(ctx, p));
     }
-    const pg = (seconds: number, group: string): Promise<PgbenchResult> => runPgbench(workloads.get(group)!, {
-      ...ctx.pgbench, url: ctx.dbUrl, dir: path.join(ctx.dir, group.replace(/\W+/g, '-')), seconds,
-    });
-    // pgbench's warm-up, once per group (it also proves the scripts run).
-    const warm = Math.max(1, Math.min(2, ctx.opts.warmupSeconds));
-    ctx.progress(`pgbench warm-up, ${warm} s per group ... `);
-    for (const group of workloads.keys()) await pg(warm, group);
-    ctx.log('done');
-
-    const rounds = new Map<string, UncachedRound[]>(prepared.map((p) => [p.c.name, []]));
-    const groups = [...new Set(prepared.map((p) => p.c.group))];
-    for (let r = 1; r <= ctx.rounds; r++) {
-      for (const group of groups) {
-        const members = prepared.filter((p) => p.c.group === group);
-        const measured: [Prepared, Measurement][] = [];
-        for (const p of members) {
-          ctx.progress(`[uncached round ${r}/${ctx.rounds}] ${p.c.name} ... `);
-          const m = await measure({ origin, samples: p.samples }, service.child.pid, ctx.opts, () => backendsOfClient(ctx.dbUrl, service.child.pid));
-          measured.push([p, m]);
-          ctx.log(`${m.rps.toFixed(0)} rps, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, ${m.cpuMsPerRequest.server.toFixed(2)} srv ms/req${m.flagged ? '  FLAGGED' : ''}`);
-        }
-        ctx.progress(`[uncached round ${r}/${ctx.rounds}] pgbench, ${group} ... `);
-        const b = await pg(ctx.opts.durationSeconds, group);
-        ctx.log(`${b.tps.toFixed(0)} tps, ${b.pgCpuMsPerTx.toFixed(2)} pg ms/tx${b.failed ? `, ${b.failed} FAILED` : ''}; ratio ${measured.map(([, m]) => (m.rps / b.tps).toFixed(3)).join(', ')}`);
-        for (const [p, m] of measured) rounds.get(p.c.name)!.push({ service: m, pgbench: b, ratio: round3(m.rps / b.tps) });
+    const service = await ctx.start([...nodeArgs, 'bin/svapi.js', 'serve'], { ...ctx.serviceEnv, SVAPI_CACHE_MB: '0' }, /svapi listening on (http:\/\/\S+)/);
+    const origin = service.match[1];
+    try {
+      const wire = new Map<string, Record<Encoding, number | null>>();
+      for (const p of prepared) {
+        // The measured service gives the captured answer too (and tells what it compresses).
+        const res = await rawFetch(origin, p.samples[0].request);
+        if (res.status !== 200 || !res.body.equals(p.samples[0].expected as Buffer)) throw new Error(`${p.c.name}: the measured service answers differently`);
+        wire.set(p.c.name, await onTheWire(origin, p.samples[0]));
       }
-    }
+      const pg = (seconds: number, group: string): Promise<PgbenchResult> => runPgbench(workloads.get(group)!, {
+        ...ctx.pgbench, url: ctx.dbUrl, dir: path.join(ctx.dir, group.replace(/\W+/g, '-')), seconds,
+      });
+      // pgbench's warm-up, once per group (it also proves the scripts run).
+      const warm = Math.max(1, Math.min(2, ctx.opts.warmupSeconds));
+      ctx.progress(`pgbench warm-up, ${warm} s per group ... `);
+      for (const group of workloads.keys()) await pg(warm, group);
+      ctx.log('done');
 
-    return prepared.map((p) => {
-      const rs = rounds.get(p.c.name)!;
-      const med = (f: (x: UncachedRound) => number) => round2(median(rs.map(f)));
-      const pgReq = rs.map((x) => x.service.cpuMsPerRequest.postgres).filter((x): x is number => x !== null);
-      return {
-        name: p.c.name,
-        operation: p.c.operation.name,
-        binding: p.c.binding,
-        group: p.c.group,
-        target: p.c.target,
-        samples: p.samples.length,
-        records: p.records,
-        sizes: compressedSizes(p.samples.map((s) => s.expected as Buffer)),
-        onTheWire: wire.get(p.c.name)!,
-        rounds: rs,
-        ratio: spread(rs.map((x) => x.ratio)),
-        medians: {
-          rps: med((x) => x.service.rps),
-          p50: med((x) => x.service.latencyMs.p50),
-          p99: med((x) => x.service.latencyMs.p99),
-          srvMsPerReq: med((x) => x.service.cpuMsPerRequest.server),
-          pgMsPerReq: pgReq.length ? round2(median(pgReq)) : null,
-          pgbenchTps: med((x) => x.pgbench.tps),
-          pgbenchPgMsPerTx: med((x) => x.pgbench.pgCpuMsPerTx),
-        },
-        pgbenchMode: workloads.get(p.c.group)!.mode,
-        pgbenchCommand: rs[0]?.pgbench.command,
-      };
-    });
+      const rounds = new Map<string, UncachedRound[]>(prepared.map((p) => [p.c.name, []]));
+      const groups = [...new Set(prepared.map((p) => p.c.group))];
+      const line = (m: Measurement) => `${m.rps.toFixed(0)} rps, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, ${m.cpuMsPerRequest.server.toFixed(2)} srv ms/req${failure(m) ? `  FAILED: ${failure(m)}` : ''}`;
+      for (let r = 1; r <= ctx.rounds; r++) {
+        for (const group of groups) {
+          const members = prepared.filter((p) => p.c.group === group);
+          const measured: [Prepared, Measurement, Measurement | undefined][] = [];
+          for (const p of members) {
+            ctx.progress(`[uncached round ${r}/${ctx.rounds}] ${p.c.name} ... `);
+            const m = await measure({ origin, samples: p.samples }, service.child.pid, ctx.opts, () => backendsOfClient(ctx.dbUrl, service.child.pid));
+            ctx.log(line(m));
+            const floor = floors.get(p.c.name);
+            let f: Measurement | undefined;
+            if (floor) {
+              ctx.progress(`[uncached round ${r}/${ctx.rounds}] Node floor, same samples ... `);
+              f = await measure({ origin: floor.origin, samples: p.samples }, floor.child.pid, ctx.opts, () => backendsOfClient(ctx.dbUrl, floor.child.pid));
+              ctx.log(`${line(f)}; service / floor ${(m.rps / f.rps).toFixed(3)}`);
+            }
+            measured.push([p, m, f]);
+          }
+          ctx.progress(`[uncached round ${r}/${ctx.rounds}] pgbench, ${group} ... `);
+          const b = await pg(ctx.opts.durationSeconds, group);
+          ctx.log(`${b.tps.toFixed(0)} tps, ${b.pgCpuMsPerTx.toFixed(2)} pg ms/tx${b.failed ? `, ${b.failed} FAILED` : ''}; service / pgbench ${measured.map(([, m]) => (m.rps / b.tps).toFixed(3)).join(', ')}`);
+          for (const [p, m, f] of measured) rounds.get(p.c.name)!.push(uncachedRound(m, b, f));
+        }
+      }
+
+      return prepared.map((p) => {
+        const rs = rounds.get(p.c.name)!;
+        const med = (f: (x: UncachedRound) => number) => round2(median(rs.map(f)));
+        const pgReq = rs.map((x) => x.service.cpuMsPerRequest.postgres).filter((x): x is number => x !== null);
+        const floorRounds = rs.map((x) => x.floor).filter((x): x is Measurement => x !== undefined);
+        const fmed = (f: (x: Measurement) => number) => round2(median(floorRounds.map(f)));
+        const floorPg = floorRounds.map((x) => x.cpuMsPerRequest.postgres).filter((x): x is number => x !== null);
+        return {
+          name: p.c.name,
+          operation: p.c.operation.name,
+          binding: p.c.binding,
+          group: p.c.group,
+          floorTarget: p.c.floorTarget,
+          samples: p.samples.length,
+          records: p.records,
+          sizes: compressedSizes(p.samples.map((s) => s.expected as Buffer)),
+          onTheWire: wire.get(p.c.name)!,
+          rounds: rs,
+          ratio: ratioSpread(rs.map((x) => x.ratio)),
+          ...(floorRounds.length ? {
+            vsFloor: ratioSpread(rs.map((x) => x.vsFloor)),
+            floorVsPgbench: ratioSpread(rs.map((x) => x.floorVsPgbench)),
+            floorMedians: {
+              rps: fmed((x) => x.rps), p99: fmed((x) => x.latencyMs.p99), srvMsPerReq: fmed((x) => x.cpuMsPerRequest.server),
+              pgMsPerReq: floorPg.length ? round2(median(floorPg)) : null,
+            },
+          } : {}),
+          failedRounds: rs.filter((x) => x.failed.length).length,
+          medians: {
+            rps: med((x) => x.service.rps),
+            p50: med((x) => x.service.latencyMs.p50),
+            p99: med((x) => x.service.latencyMs.p99),
+            srvMsPerReq: med((x) => x.service.cpuMsPerRequest.server),
+            pgMsPerReq: pgReq.length ? round2(median(pgReq)) : null,
+            pgbenchTps: med((x) => x.pgbench.tps),
+            pgbenchPgMsPerTx: med((x) => x.pgbench.pgCpuMsPerTx),
+          },
+          pgbenchMode: workloads.get(p.c.group)!.mode,
+          pgbenchCommand: rs[0]?.pgbench.command,
+        };
+      });
+    } finally {
+      await ctx.stop(service.child);
+    }
   } finally {
-    await ctx.stop(service.child);
+    for (const f of floors.values()) await ctx.stop(f.child);
   }
 }
