@@ -20,15 +20,15 @@ test.each([
   ['nesting beyond the limit', envelope(V11, `<GetMonster xmlns="SVAPI">${'<a>'.repeat(40)}${'</a>'.repeat(40)}</GetMonster>`), /nested deeper/],
   ['a processing instruction inside the body', envelope(V11, `<?pi x?>${getMonster('1')}`), /Processing instructions/],
 ])('after %s is refused, the next message reads as if it came first', (_what, bad, reason) => {
-  expect(() => parseSoapRequest(bad, '1.1')).toThrow(reason);
-  expect(parseSoapRequest(envelope(V11, getMonster('7')), '1.1')).toEqual({
-    operation: 'GetMonster', operationNamespace: 'SVAPI', params: { DevID: '1', DevKey: 'k', MonsterID: '7' }, repeated: [],
+  expect(() => parseSoapRequest(bad, ['1.1'])).toThrow(reason);
+  expect(parseSoapRequest(envelope(V11, getMonster('7')), ['1.1'])).toEqual({
+    version: '1.1', operation: 'GetMonster', operationNamespace: 'SVAPI', params: { DevID: '1', DevKey: 'k', MonsterID: '7' }, repeated: [],
   });
 });
 
 test('consecutive messages of both versions keep their own parameters and repeats', () => {
-  const first = parseSoapRequest(envelope(V11, '<GetMonster xmlns="SVAPI"><MonsterID>1</MonsterID><MonsterID>2</MonsterID></GetMonster>'), '1.1');
-  const second = parseSoapRequest(envelope(V12, '<FindItems xmlns="SVAPI"><SearchWord>oil</SearchWord></FindItems>'), '1.2');
-  expect(first).toEqual({ operation: 'GetMonster', operationNamespace: 'SVAPI', params: { MonsterID: '1' }, repeated: ['MonsterID'] });
-  expect(second).toEqual({ operation: 'FindItems', operationNamespace: 'SVAPI', params: { SearchWord: 'oil' }, repeated: [] });
+  const first = parseSoapRequest(envelope(V11, '<GetMonster xmlns="SVAPI"><MonsterID>1</MonsterID><MonsterID>2</MonsterID></GetMonster>'), ['1.1']);
+  const second = parseSoapRequest(envelope(V12, '<FindItems xmlns="SVAPI"><SearchWord>oil</SearchWord></FindItems>'), ['1.2']);
+  expect(first).toEqual({ version: '1.1', operation: 'GetMonster', operationNamespace: 'SVAPI', params: { MonsterID: '1' }, repeated: ['MonsterID'] });
+  expect(second).toEqual({ version: '1.2', operation: 'FindItems', operationNamespace: 'SVAPI', params: { SearchWord: 'oil' }, repeated: [] });
 });

@@ -14,17 +14,32 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const WEAPONS = '/api/weapons.asmx';
 const HUNTING = '/API/hunting.asmx';
 
+/** Instants around the edges of JavaScriptSerializer's rule: before 1970, parts of a millisecond, its first and last day. */
+const DATE_INSTANTS = [
+  '2026-11-21T18:04:05Z', '2026-11-21T18:04:05.123456Z', '2026-11-21T18:04:05.999999Z', '1970-01-01T00:00:00Z', '1970-01-01T00:00:00.0009Z',
+  '1969-12-31T23:59:59.9995Z', '1969-12-31T23:59:59.0005Z', '1969-12-31T23:59:59.999Z', '1900-02-28T12:00:00.250001Z',
+  '0001-01-01T00:00:00Z', '0099-06-15T00:00:00.5Z', '9999-12-31T23:59:59.999999Z',
+];
+const DATE_PLAYER = 999_000_019;
+/** The parsed value of a JSON dateTime (CONTRACT §3): `/Date(<ms since 1970 UTC>)/`. */
+const ASP_NET_DATE = /^\/Date\((-?\d+)\)\/$/;
+
 let svc: TestService;
 let ids: { monster: number; player: number; landarea: number; weapon: number };
 
 beforeAll(async () => {
   svc = await startService();
   const knex = svc.db.knex;
-  const g = await knex('hunting_globals').first('monster_id', 'player_id', 'landarea_id');
+  const g = await knex('hunting_globals').first('monster_id', 'player_id', 'landarea_id', 'global_type_id');
   const w = await knex('weapons').orderBy('weapon_id').first('weapon_id');
   ids = { monster: g.monster_id, player: g.player_id, landarea: g.landarea_id, weapon: w.weapon_id };
   // Decimals a binary float would change; set before any call, so no answer is cached yet.
   await knex('weapons').where({ weapon_id: ids.weapon }).update({ weight: '12345678.12345', range: '0.1' });
+  // A player of its own whose globals are the instants the JSON dates are checked on.
+  await knex('players').insert({ player_id: DATE_PLAYER, player_name: 'Date Checker', is_team: false });
+  await knex('hunting_globals').insert(DATE_INSTANTS.map((time_stamp, i) => ({
+    monster_id: g.monster_id, time_stamp, global_type_id: g.global_type_id, global_value: i + 1, player_id: DATE_PLAYER, landarea_id: g.landarea_id,
+  })));
 });
 afterAll(() => svc.close());
 
@@ -51,6 +66,8 @@ function fromXml(record: RecordName, el: XmlElement): Record<string, unknown> {
     else if (field.kind === 'list') out[field.name] = c.children.map((item) => fromXml(field.type, item));
     else if (field.type === 'int' || field.type === 'decimal') out[field.name] = `#${c.text}`;
     else if (field.type === 'boolean') out[field.name] = c.text === 'true';
+    // Checked against the database's instants in the dateTime test below.
+    else if (field.type === 'dateTime') out[field.name] = expect.stringMatching(ASP_NET_DATE);
     else out[field.name] = c.text;
   }
   return out;
@@ -86,13 +103,37 @@ test('every operation answers {"d": ...} with the values of HTTP GET, in schema 
   }
 });
 
-test('decimals are JSON numbers written exactly as stored; dateTimes as in XML; nil is null; no damage rows is []', async () => {
+test('a dateTime is written as JavaScriptSerializer wrote it: "\\/Date(ms)\\/", the milliseconds of the stored instant cut toward zero', async () => {
+  const answer = await callJson(HUNTING, 'GetPlayerGlobals', { ...creds(), playerID: DATE_PLAYER, NumberOfGlobals: 100 });
+  expect(answer.status).toBe(200);
+  // The JSON text escapes the slashes: `"\/Date(...)\/"`, the form ASP.NET AJAX turns into a Date.
+  expect(answer.body.match(/"TimeStamp":"[^"]*"/g)).toHaveLength(DATE_INSTANTS.length);
+  expect(answer.body.match(/"TimeStamp":"\\\/Date\(-?\d+\)\\\/"/g)).toHaveLength(DATE_INSTANTS.length);
+  const got = (JSON.parse(answer.body).d as { GlobalValue: number; TimeStamp: string }[])
+    .map((r) => ({ value: r.GlobalValue, ms: ASP_NET_DATE.exec(r.TimeStamp)?.[1] }));
+  // The stored instant in microseconds; C#'s `ticks / 10000` cuts toward zero, as BigInt division does.
+  const rows = await svc.db.knex('hunting_globals').where({ player_id: DATE_PLAYER })
+    .select('global_value', svc.db.knex.raw('(extract(epoch FROM time_stamp) * 1000000)::bigint::text AS us'));
+  const expected = rows.map((r: { global_value: number; us: string }) => ({ value: r.global_value, ms: String(BigInt(r.us) / 1000n) }));
+  expect(got.sort((a, b) => a.value - b.value)).toEqual(expected.sort((a, b) => a.value - b.value));
+  // The rule's edges, as the instants above give them.
+  const byInstant = Object.fromEntries(DATE_INSTANTS.map((t, i) => [t, got.find((r) => r.value === i + 1)!.ms]));
+  expect(byInstant).toMatchObject({
+    '2026-11-21T18:04:05.999999Z': String(Date.UTC(2026, 10, 21, 18, 4, 5, 999)),
+    '1970-01-01T00:00:00.0009Z': '0',
+    '1969-12-31T23:59:59.9995Z': '0',
+    '1969-12-31T23:59:59.0005Z': '-999',
+    '1969-12-31T23:59:59.999Z': '-1',
+    '0001-01-01T00:00:00Z': '-62135596800000',
+  });
+});
+
+test('decimals are JSON numbers written exactly as stored; nil is null; no damage rows is []', async () => {
   const answer = await callJson(WEAPONS, 'GetWeapons', { ...creds() });
   expect(answer.body).toContain('"Weight":12345678.12345,"Range":0.1,');
   const weapons = parseExact(answer.body) as { d: Record<string, unknown>[] };
   expect(weapons.d.some((w) => Array.isArray(w.DamageTypes) && w.DamageTypes.length === 0) || weapons.d.every((w) => w.DamageTypes !== null)).toBe(true);
   const globals = (JSON.parse((await callJson(HUNTING, 'GetMonsterGlobals', { ...creds(), MonsterID: ids.monster, NumberOfGlobals: 1 })).body)).d;
-  expect(globals[0].TimeStamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
   expect(typeof globals[0].Monster).toBe('object');
   const knex = svc.db.knex;
   const bare = await knex('weapons').whereNotExists(knex('weapon_damage').whereRaw('weapon_damage.weapon_id = weapons.weapon_id')).first('weapon_id', 'weapon_name');

@@ -58,6 +58,10 @@ describe.each(OPERATIONS.map((op) => [op.name, op] as const))('the JSON page of 
     expect(response.head[1]).toBe('Content-Type: application/json; charset=utf-8');
     const d = JSON.parse(response.body).d;
     expect(Array.isArray(d)).toBe(op.list);
+    // A dateTime as the service writes it: the slashes escaped in the JSON text.
+    const dates = response.body.match(/"TimeStamp": "[^"]*"/g) ?? [];
+    expect(dates.every((t) => /^"TimeStamp": "\\\/Date\(\d+\)\\\/"$/.test(t))).toBe(true);
+    expect(dates.length > 0).toBe(op.record === 'HuntingGlobal');
   });
 
   test('has a form with an input per parameter and one script, allowed by its hash and nothing else', async () => {

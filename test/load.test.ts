@@ -116,7 +116,7 @@ describe('a complete dataset', () => {
   test('reads back value for value', async () => {
     const [opalo, sollomate] = await db.knex('weapons').orderBy('weapon_id');
     expect(opalo).toEqual({
-      weapon_id: 1000, weapon_name: 'Opalo', description: 'Starter pistol', item_picture_url: 'http://img/opalo.png',
+      weapon_id: 1000, weapon_name: 'Opalo', weapon_name_folded: 'opalo', description: 'Starter pistol', item_picture_url: 'http://img/opalo.png',
       min_hit_level: '0.1', max_hit_level: '12345678.12345', min_dmg_level: '2.50', max_dmg_level: '3',
       weight: '1.5', range: '45', impact_radius: '0', attacks_min: '56', decay: '0.010', ammo_burn: 12,
       tt_value: '0.5', min_tt_value: '-0.05', total_uses: 4000, sib_weapon: true, hit_profession_id: 1,
@@ -125,7 +125,7 @@ describe('a complete dataset', () => {
     expect(sollomate).toMatchObject({ description: null, item_picture_url: null, ammo_burn: -2147483648, sib_weapon: false });
     expect(await db.knex('players').orderBy('player_id').pluck('is_team')).toEqual([false, true, false, true]);
     expect(await db.knex('monsters').where({ monster_id: 100 }).first()).toEqual({
-      monster_id: 100, monster_name: 'Atrox', description: 'A "big"\nbeast', item_picture_url: 'http://img/atrox.png',
+      monster_id: 100, monster_name: 'Atrox', monster_name_folded: 'atrox', description: 'A "big"\nbeast', item_picture_url: 'http://img/atrox.png',
     });
     expect(await db.knex('monsters').where({ monster_id: 101 }).first()).toMatchObject({ description: null, item_picture_url: null });
     expect(await db.knex('planets').orderBy('planet_id').pluck('description')).toEqual(['The first colony', null]);
@@ -297,7 +297,7 @@ describe('upserts and --replace', () => {
       { file: 'weapons.csv', rows: 1, inserted: 0, updated: 1, unchanged: 0, deleted: 0 },
     ]);
     expect(await db.knex('monsters').where({ monster_id: 100 }).first()).toEqual({
-      monster_id: 100, monster_name: 'Atrox Young', description: null, item_picture_url: null,
+      monster_id: 100, monster_name: 'Atrox Young', monster_name_folded: 'atrox young', description: null, item_picture_url: null,
     });
     expect(await db.knex('weapons').where({ weapon_id: 1001 }).first()).toMatchObject({ min_dmg_level: '3.0' });
     expect((await counts()).monsters).toBe(3);

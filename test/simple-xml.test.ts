@@ -132,7 +132,7 @@ test('the reader answers the same through either path, and refuses as before', (
   const envelope = (body: string, ns = SOAP11_NS) => `${DECL}<soap:Envelope xmlns:soap="${ns}"><soap:Body>${body}</soap:Body></soap:Envelope>`;
   const read = (xml: string) => {
     try {
-      return reader.read(xml, '1.1');
+      return reader.read(xml, ['1.1']);
     } catch (e) {
       return (e as Error).message;
     }

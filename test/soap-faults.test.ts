@@ -2,6 +2,7 @@
 // the status and fault shape of each SOAP version, and that none of node-soap's own habits
 // reaches a client.
 
+import net from 'node:net';
 import zlib from 'node:zlib';
 import request from 'supertest';
 import { createKey, revokeKey } from '../src/auth/keys';
@@ -37,6 +38,35 @@ async function send(svc: TestService, body: string | Buffer | undefined, headers
     received[name] = value;
   });
   return { status: res.status, headers: received, type: res.headers.get('content-type'), text, ms: Date.now() - start };
+}
+
+interface RawReply {
+  statusLine: string;
+  /** By lower-case name. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A POST written byte for byte on a socket (no client adds or changes a header), read to the end. */
+function rawPost(base: string, path: string, contentType: string, body: string, extra: string[] = []): Promise<RawReply> {
+  const { hostname, port } = new URL(base);
+  const bytes = Buffer.from(body, 'utf8');
+  const head = [`POST ${path} HTTP/1.1`, `Host: ${hostname}:${port}`, `Content-Type: ${contentType}`, `Content-Length: ${bytes.length}`, ...extra, 'Connection: close', '', ''].join('\r\n');
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      if (headers['transfer-encoding']) reject(new Error(`a chunked answer: ${text}`));
+      resolve({ statusLine, headers, body: text.slice(split + 4) });
+    });
+    socket.write(Buffer.concat([Buffer.from(head, 'latin1'), bytes]));
+  });
 }
 
 /** A SOAP request with the version's Content-Type and, unless told otherwise, the right action. */
@@ -391,12 +421,12 @@ describe('with the default namespace', () => {
     });
 
     describe('envelope version', () => {
-      const other: Version = version === '1.1' ? '1.2' : '1.1';
-
-      test(`a SOAP ${other} envelope sent as SOAP ${version} is a VersionMismatch fault with 500`, async () => {
-        const xml = envelope(other, 'GetMonster', cred() + params([['MonsterID', '1']]));
-        expectFault(await soap(svc, version, xml), version, { code: 'VersionMismatch' });
-      });
+      if (version === '1.2') {
+        test('a SOAP 1.1 envelope sent as SOAP 1.2 (application/soap+xml) is a VersionMismatch fault with 500', async () => {
+          const xml = envelope('1.1', 'GetMonster', cred() + params([['MonsterID', '1']]));
+          expectFault(await soap(svc, version, xml), version, { code: 'VersionMismatch' });
+        });
+      }
 
       test('an envelope in an unknown namespace is a VersionMismatch fault', async () => {
         const xml = envelope(version, 'GetMonster', cred() + params([['MonsterID', '1']])).replace(ENV_NS[version], 'http://example.com/soap-envelope');
@@ -476,6 +506,52 @@ describe('with the default namespace', () => {
         const uris = new Set(descendants(parseXml(reply.text).root).map((e) => e.uri));
         expect([...uris].sort()).toEqual([ENV_NS[version], 'SVAPI'].sort());
       });
+    });
+  });
+
+  describe('a SOAP 1.2 envelope sent as text/xml is SOAP 1.2, as ASMX took it (by the envelope namespace)', () => {
+    const TEXT_XML = 'text/xml; charset=utf-8';
+    const getMonster12 = (id: string) => envelope('1.2', 'GetMonster', cred() + params([['MonsterID', id]]));
+
+    test('a raw request: 200, application/soap+xml, the SOAP 1.2 answer the same call gets as application/soap+xml', async () => {
+      const xml = getMonster12('1');
+      const raw = await rawPost(svc.url, HUNTING, TEXT_XML, xml, ['SOAPAction: "SVAPI/GetMonster"']);
+      expect(raw.statusLine).toBe('HTTP/1.1 200 OK');
+      const reply = { status: 200, headers: raw.headers, type: raw.headers['content-type'], text: raw.body, ms: 0 };
+      const result = expectSuccess(reply, '1.2', 'GetMonster');
+      expect(child(result, 'MonsterID').text).toBe('1');
+      expect(raw.body).not.toContain(SOAP11_NS);
+      expect(raw.body).toBe((await soap(svc, '1.2', xml)).text);
+      // Without a SOAPAction, and with the Content-Type in other spellings.
+      for (const type of ['text/xml', 'TEXT/XML;charset=UTF-8']) {
+        expectSuccess(await send(svc, getMonster12('2'), { 'Content-Type': type }), '1.2', 'GetMonster');
+      }
+    });
+
+    test('its faults are SOAP 1.2 faults (400 env:Sender), whatever refuses it after the envelope is read', async () => {
+      const asTextXml = (body: string, headers: Record<string, string> = {}) => send(svc, body, { 'Content-Type': TEXT_XML, ...headers });
+      const wrongKey = params([['DevID', String(svc.key.devId)], ['DevKey', 'wrong'], ['MonsterID', '1']]);
+      expectFault(await asTextXml(envelope('1.2', 'GetMonster', wrongKey)), '1.2', { code: 'AuthenticationFailed' });
+      expectFault(await asTextXml(getMonster12('abc')), '1.2', { code: 'InvalidParameter', parameter: 'MonsterID' });
+      expectFault(await asTextXml(getMonster12('1'), { SOAPAction: '"SVAPI/GetMonsters"' }), '1.2', { code: 'BadRequest' });
+      expectFault(await asTextXml(envelope('1.2', 'Nope', cred())), '1.2', { code: 'UnknownOperation' });
+      expectFault(await asTextXml(envelopeAround('1.2', '')), '1.2', { code: 'BadRequest' });
+      expectFault(await asTextXml(envelopeAround('1.2', `<?pi x?>${`<GetMonster xmlns="SVAPI">${cred()}</GetMonster>`}`)), '1.2', { code: 'BadRequest' });
+      expectFault(await asTextXml(getMonster12('1').slice(0, -20)), '1.2', { code: 'BadRequest' });
+      // Not yet known before the envelope: a DOCTYPE ahead of it is refused as SOAP 1.1, as text/xml says.
+      expectFault(await asTextXml(`<!DOCTYPE x>${getMonster12('1').slice(XML_DECL.length)}`), '1.1', { code: 'BadRequest' });
+    });
+
+    test('an envelope in neither namespace sent as text/xml is a SOAP 1.1 VersionMismatch fault', async () => {
+      const xml = getMonster12('1').replace(SOAP12_NS, 'http://example.com/soap-envelope');
+      expectFault(await send(svc, xml, { 'Content-Type': TEXT_XML }), '1.1', { code: 'VersionMismatch' });
+    });
+
+    test('a raw SOAP 1.1 envelope sent as application/soap+xml stays a SOAP 1.2 VersionMismatch fault', async () => {
+      const xml = envelope('1.1', 'GetMonster', cred() + params([['MonsterID', '1']]));
+      const raw = await rawPost(svc.url, HUNTING, 'application/soap+xml; charset=utf-8; action="SVAPI/GetMonster"', xml);
+      expect(raw.statusLine).toBe('HTTP/1.1 500 Internal Server Error');
+      expectFault({ status: 500, headers: raw.headers, type: raw.headers['content-type'], text: raw.body, ms: 0 }, '1.2', { code: 'VersionMismatch' });
     });
   });
 

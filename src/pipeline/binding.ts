@@ -40,12 +40,16 @@ export interface Call {
 export interface EndpointBinding {
   /** The name a request goes by, from its headers alone (before its body is read); undefined when not known. */
   nameOf(req: Req): string | undefined;
-  /** Reads the request into a call (at once when it can); throws a ServiceError for anything it refuses. */
+  /**
+   * Reads the request into a call (at once when it can); throws a ServiceError for anything it
+   * refuses. When the body tells the call's name before the call is complete (SOAP: the envelope's
+   * version), it sets `res.locals.binding`, so an error from then on is answered under that name.
+   */
   read(req: Req, res: Res, operation: string | undefined): Call | Promise<Call>;
   /** The operation's result as the answer's body (cached under the call's name and parameters). */
   render(call: Call, result: OperationResult): string;
   contentType(call: Call): string;
-  /** Writes an error answer; `name` is what nameOf or read found (undefined: not known yet). */
+  /** Writes an error answer; `name` is what nameOf or read found, in res.locals.binding (undefined: not known yet). */
   writeError(res: Res, e: ServiceError, name: string | undefined): void;
 }
 

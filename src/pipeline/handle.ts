@@ -47,6 +47,8 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
       sendAnswer(req, res, binding.contentType(call), answer, req.method === 'GET');
     } catch (e) {
       const error = toServiceError(e);
+      // read may have named the call from its body before refusing it (binding.ts).
+      name = locals.binding ?? name;
       logServiceError(res, error, name ?? 'http', ctx.logger);
       locals.outcome = error.code;
       binding.writeError(res, error, name);

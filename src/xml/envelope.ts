@@ -8,6 +8,8 @@ export const MAX_DEPTH = 32;
 export type SoapVersion = '1.1' | '1.2';
 
 export interface SoapRequest {
+  /** The SOAP version of the envelope's namespace. */
+  version: SoapVersion;
   operation: string;
   operationNamespace: string;
   /** Parameter texts by local name, qualified or not; attributes ignored; xsi:nil = absent. */
@@ -17,8 +19,9 @@ export interface SoapRequest {
 }
 
 /**
- * What one parse collects from either reader's events: the envelope must be of the version the
- * Content-Type announced, nesting is bounded, and the operation is the first child of Body.
+ * What one parse collects from either reader's events: the envelope's namespace must be one of
+ * the accepted versions' and gives the message its version, nesting is bounded, and the
+ * operation is the first child of Body.
  */
 class EnvelopeCollector implements XmlEvents {
   private depth = 0;
@@ -29,10 +32,12 @@ class EnvelopeCollector implements XmlEvents {
   private param: { name: string; text: string; nil: boolean } | undefined;
   private readonly seen = new Set<string>();
   operation: { local: string; uri: string } | undefined;
+  version: SoapVersion | undefined;
+  private envNs = '';
   readonly params: Record<string, string | undefined> = {};
   readonly repeated: string[] = [];
 
-  constructor(private readonly envNs: string) {}
+  constructor(private readonly accepted: readonly SoapVersion[], private readonly onVersion?: (version: SoapVersion) => void) {}
 
   open(local: string, uri: string, attributes: readonly XmlAttribute[]): void {
     const depth = this.depth;
@@ -40,7 +45,10 @@ class EnvelopeCollector implements XmlEvents {
     this.depth++;
     if (depth === 0) {
       if (local !== 'Envelope') throw errors.badRequest('The message is not a SOAP Envelope.');
-      if (uri !== this.envNs) throw errors.versionMismatch();
+      this.version = this.accepted.find((v) => SOAP_ENVELOPE_NS[v] === uri);
+      if (!this.version) throw errors.versionMismatch();
+      this.envNs = uri;
+      this.onVersion?.(this.version);
     } else if (depth === 1) {
       this.inBody = local === 'Body' && uri === this.envNs;
     } else if (depth === 2) {
@@ -75,8 +83,8 @@ type Parser = SaxesParser<{ xmlns: true; position: false }>;
 
 /**
  * Reads SOAP requests: no DTD, entity or processing instruction is accepted (SOAP forbids them),
- * nesting is bounded, and the envelope must be of the version the Content-Type announced.
- * Dispatch is by the first child of Body.
+ * nesting is bounded, and the envelope must be of a version the Content-Type allows (the binding
+ * says which); its namespace gives the message's version. Dispatch is by the first child of Body.
  *
  * A plain envelope (nearly every request) is read by readSimpleXml, several times faster than
  * saxes; anything it does not read (comments, CDATA, DTDs, odd names, any error) is parsed again
@@ -91,15 +99,18 @@ export class SoapEnvelopeReader {
   private collector: EnvelopeCollector | undefined;
   private reusable: Parser | undefined;
 
-  read(xml: string, version: SoapVersion): SoapRequest {
-    const envNs = SOAP_ENVELOPE_NS[version];
-    let c = new EnvelopeCollector(envNs);
+  /**
+   * The message, if its envelope is of an `accepted` version (else VersionMismatch). `onVersion`
+   * hears the version as soon as the envelope's start tag is read, before anything else is refused.
+   */
+  read(xml: string, accepted: readonly SoapVersion[], onVersion?: (version: SoapVersion) => void): SoapRequest {
+    let c = new EnvelopeCollector(accepted, onVersion);
     if (!readSimpleXml(xml, c)) {
-      c = new EnvelopeCollector(envNs);
+      c = new EnvelopeCollector(accepted, onVersion);
       this.parse(xml, c);
     }
     if (!c.operation) throw errors.badRequest('The SOAP Body holds no operation element.');
-    return { operation: c.operation.local, operationNamespace: c.operation.uri, params: c.params, repeated: c.repeated };
+    return { version: c.version!, operation: c.operation.local, operationNamespace: c.operation.uri, params: c.params, repeated: c.repeated };
   }
 
   /** The full parse, with saxes. */

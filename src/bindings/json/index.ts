@@ -14,6 +14,7 @@ import type { ServiceContext } from '../../pipeline/service-context';
 import { html } from '../docs/pages';
 import { paramDocs, type Sample, type SampleTarget } from '../docs/samples';
 import type { Endpoint } from '../endpoints';
+import { ASP_NET_DATE, aspNetDate, aspNetMilliseconds } from './asp-net-date';
 import { readJsonParams } from './read';
 import { JsonRecordSerializer } from './records';
 
@@ -34,9 +35,13 @@ export const jsonBinding: BindingModule = {
       title: 'JSON',
       intro: html`<p>The operation as ASP.NET AJAX pages called ASMX services (ScriptService): the parameters as one JSON object,
 ints as JSON numbers (or numeric strings), strings as JSON strings; the answer is <code>{"d": result}</code> with the
-record's fields in schema order, decimals as JSON numbers written exactly as stored, dateTimes as ISO 8601 strings, and
-nil or absent values as <code>null</code>. An error is <code>{"Message", "ExceptionType", "Code"}</code> with the status of
-the HTTP GET and POST bindings.</p>`,
+record's fields in schema order, decimals as JSON numbers written exactly as stored, and nil or absent values as
+<code>null</code>. A dateTime is written as ASP.NET's JavaScriptSerializer wrote a <code>DateTime</code>: the JSON text
+<code>"\\/Date(<var>milliseconds</var>)\\/"</code> (parsed, the string <code>/Date(1795019833000)/</code>), the milliseconds
+since 1970-01-01T00:00:00Z, negative before it, any part of a millisecond cut off toward zero. ASP.NET AJAX and .NET's
+JavaScriptSerializer turn it back into a date; elsewhere, read the number with <code>${String(ASP_NET_DATE)}</code>
+and pass it to <code>new Date(number)</code>. An error is <code>{"Message", "ExceptionType", "Code"}</code> with the status
+of the HTTP GET and POST bindings.</p>`,
       samples: (op, target) => [jsonSample(op, target)],
       script: tryScript(),
     },
@@ -94,7 +99,10 @@ function sendJsonError(res: Res, e: ServiceError): void {
 // ---------------------------------------------------------------------------------------------
 // Help page: a sample and the test form's script
 
-const SAMPLE_VALUES: Record<XsdType, unknown> = { int: 0, decimal: 1.5, boolean: true, dateTime: '2026-11-21T18:04:05Z', string: 'string' };
+const SAMPLE_XSD_DATE = '2026-11-21T18:04:05Z';
+// The sample date as JSON.parse gives it; JSON.stringify leaves its `/` unescaped.
+const SAMPLE_DATE = `/Date(${aspNetMilliseconds(SAMPLE_XSD_DATE)})/`;
+const SAMPLE_VALUES: Record<XsdType, unknown> = { int: 0, decimal: 1.5, boolean: true, dateTime: SAMPLE_DATE, string: 'string' };
 
 function sampleRecord(record: RecordName): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -113,7 +121,7 @@ function jsonSample(op: Operation, t: SampleTarget): Sample {
   return {
     title: 'JSON',
     request: `POST ${t.path}/${op.name} HTTP/1.1\nHost: ${t.host}\nContent-Type: ${JSON_TYPE}\nContent-Length: length\n\n${body}`,
-    response: `HTTP/1.1 200 OK\nContent-Type: ${JSON_TYPE}\nContent-Length: length\n\n${JSON.stringify({ d: result }, null, 2)}`,
+    response: `HTTP/1.1 200 OK\nContent-Type: ${JSON_TYPE}\nContent-Length: length\n\n${JSON.stringify({ d: result }, null, 2).replaceAll(JSON.stringify(SAMPLE_DATE), aspNetDate(SAMPLE_XSD_DATE))}`,
   };
 }
 

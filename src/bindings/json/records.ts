@@ -1,4 +1,5 @@
 import { RecordFields, type FieldMeta, type RecordName, type XsdType } from '../../generated/records';
+import { aspNetDate } from './asp-net-date';
 
 // A decimal as the database writes it: a JSON number as it stands (no exponent, no leading `+`).
 const JSON_DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -11,7 +12,7 @@ const SIMPLE: Record<XsdType, (v: unknown) => string> = {
     if (!JSON_DECIMAL.test(text)) throw new Error(`decimal ${text} cannot be written as a JSON number`);
     return text;
   },
-  dateTime: (v) => JSON.stringify(String(v)),
+  dateTime: (v) => aspNetDate(String(v)),
   boolean: (v) => (v ? 'true' : 'false'),
   string: (v) => JSON.stringify(String(v)),
 };
@@ -19,8 +20,9 @@ const SIMPLE: Record<XsdType, (v: unknown) => string> = {
 /**
  * Writes records as JSON (the JSON binding's answers), driven by the same generated schema
  * metadata as the XML serializer (src/xml/records.ts): members in the schema's field order, every
- * field present, nil and absent values `null`, lists (empty ones too) arrays. Written by hand, so
- * decimals keep their stored text.
+ * field present, nil and absent values `null`, lists (empty ones too) arrays, dateTimes as ASP.NET
+ * wrote them (`"\/Date(ms)\/"`, asp-net-date.ts). Written by hand, so decimals keep their stored
+ * text.
  */
 export class JsonRecordSerializer {
   record(record: RecordName, value: unknown): string {

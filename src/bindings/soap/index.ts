@@ -18,11 +18,18 @@ import { acceptedActions } from './action';
 
 const NAMES = { '1.1': 'soap11', '1.2': 'soap12' } as const;
 const VERSION_OF: Record<string, SoapVersion> = { soap11: '1.1', soap12: '1.2' };
+/**
+ * The envelopes each Content-Type takes. As ASMX did, `text/xml` takes either version and the
+ * envelope's namespace decides (a SOAP 1.2 envelope sent as text/xml is answered as SOAP 1.2);
+ * `application/soap+xml` takes SOAP 1.2 only (a 1.1 envelope is VersionMismatch).
+ */
+const ENVELOPES: Record<SoapVersion, readonly SoapVersion[]> = { '1.1': ['1.1', '1.2'], '1.2': ['1.2'] };
 
 /**
  * SOAP 1.1 and 1.2: one module, because they share the one route (POST on the endpoint path) and
- * only the Content-Type tells them apart; the request's version names the call (`soap11`,
- * `soap12`). Everything a client sends is checked here (media type, size, XML hazards, envelope
+ * only the Content-Type and the envelope tell them apart; the request's version names the call
+ * (`soap11`, `soap12`): the Content-Type's until the envelope's namespace is read, then the
+ * envelope's (see ENVELOPES). Everything a client sends is checked here (media type, size, XML hazards, envelope
  * version, operation, action) and every error becomes our own fault, so none of node-soap's
  * lenient parsing or fault handling reaches a client. A result goes out in node-soap's own
  * envelope for that operation and version (see envelopes.ts).
@@ -64,10 +71,14 @@ async function createSoapBinding(endpoint: Endpoint, ctx: ServiceContext): Promi
     },
     async read(req, res): Promise<SoapCall> {
       const type = parseContentType(req.headers['content-type']);
-      const version = soapVersionOf(type);
-      if (!version) throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
+      const announced = soapVersionOf(type);
+      if (!announced) throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
       const xml = decodeBody(await read(req, res), type!.charset);
-      const message = reader.read(xml, version);
+      // From the envelope's start tag on, the call is of its version: so is any fault refusing it.
+      const message = reader.read(xml, ENVELOPES[announced], (version) => {
+        res.locals.binding = NAMES[version];
+      });
+      const { version } = message;
       if (message.operationNamespace !== ns) throw errors.foreignNamespace(message.operation, message.operationNamespace, ns);
       const op = findOperation(endpoint.name, message.operation);
       if (!op) throw errors.unknownOperation(message.operation);

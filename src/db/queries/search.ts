@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { readRows, type Statement } from './statements';
 
-/** `word` as an ILIKE substring pattern in which `%`, `_` and `\` match themselves. */
+/** `word` as a LIKE substring pattern in which `%`, `_` and `\` match themselves. */
 export function substringPattern(word: string): string {
   return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
@@ -15,19 +15,23 @@ export interface NameSearch {
 }
 
 /**
- * CONTRACT §5 search over `select` (a SELECT ... FROM ... without WHERE): case-insensitive
- * substring of `nameColumn` (an empty word matches all), exact matches first, then prefixes, then
- * the rest; by name (case-insensitive, code point order so every server sorts alike), then ID.
- * The ILIKE is what the trigram index serves. An empty word ranks every name alike (a prefix of
- * all), so that ranking is left out of the listing and the name-order index serves its ORDER BY.
+ * CONTRACT §5 search over `select` (a SELECT ... FROM ... without WHERE): a substring of
+ * `nameColumn` under Unicode simple case folding (an empty word matches all), exact matches first,
+ * then prefixes, then the rest; by folded name (code point order, so every server sorts alike),
+ * then ID. The name is compared through its stored fold, `<nameColumn>_folded`, and the word
+ * through the same function, svapi_casefold (migrations/20261124000005_case_folded_names.ts);
+ * the word's fold is a constant when the statement is planned, so the LIKE is what the trigram
+ * index on the folded name serves. An empty word ranks every name alike (a prefix of all), so that
+ * ranking is left out of the listing and the name-order index serves its ORDER BY.
  */
 export function nameSearch(name: string, select: string, nameColumn: string, idColumn: string): NameSearch {
-  const order = `lower(${nameColumn}) COLLATE "C", ${idColumn}`;
+  const folded = `${nameColumn}_folded`;
+  const order = `${folded} COLLATE "C", ${idColumn}`;
   return {
     listing: { name, text: `${select}\nORDER BY ${order}\nLIMIT $1` },
     matching: {
-      text: `${select}\nWHERE ${nameColumn} ILIKE $1 ESCAPE '\\'
-ORDER BY CASE WHEN lower(${nameColumn}) = lower($2) THEN 0 WHEN starts_with(lower(${nameColumn}), lower($2)) THEN 1 ELSE 2 END, ${order}
+      text: `${select}\nWHERE ${folded} LIKE svapi_casefold($1) ESCAPE '\\'
+ORDER BY CASE WHEN ${folded} = svapi_casefold($2) THEN 0 WHEN starts_with(${folded}, svapi_casefold($2)) THEN 1 ELSE 2 END, ${order}
 LIMIT $3`,
     },
   };
