@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { ROOT, SVAPI_SOURCE, runCli } from './support/cli';
+import { need, testIf } from './support/needs';
 
 // What a newcomer runs: `npm start` with no DATABASE_URL, on the embedded database.
 interface Started {
@@ -157,15 +158,16 @@ function tryOpenSocket(socket: string, asUser: number): { status: number | null;
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
 
-test('another local user cannot connect to the embedded database', () => {
-  const state = JSON.parse(fs.readFileSync(path.join(dataDir, 'svapi-server.json'), 'utf8'));
-  // The owner reads it through the URL of the state file...
-  expect(tryConnect(state.url)).toMatchObject({ status: 0, output: expect.stringMatching(/^read \d+/) });
-  if (!asRoot) {
-    console.warn('skipped the other-user connection attempt: it needs root to run as nobody');
-    return;
-  }
-  // ...another user, given the socket that URL names, is refused by the file system.
+const serverState = () => JSON.parse(fs.readFileSync(path.join(dataDir, 'svapi-server.json'), 'utf8'));
+
+test('the owner connects to the embedded database through the URL of its state file', () => {
+  expect(tryConnect(serverState().url)).toMatchObject({ status: 0, output: expect.stringMatching(/^read \d+/) });
+});
+
+testIf(asRoot)('another local user cannot connect to the embedded database', () => {
+  need(asRoot, 'running as another user (nobody) needs root');
+  const state = serverState();
+  // Given the socket the owner's URL names, another user is refused by the file system.
   expect(state.url).toContain(encodeURIComponent(path.dirname(state.socket)));
   expect(tryOpenSocket(state.socket, NOBODY)).toEqual({ status: 1, output: 'EACCES\n' });
 });

@@ -23,4 +23,14 @@ const END_TO_END = [
 
 const NEEDS = 'chromium, python3-zeep, libaxis-java and libjaxws-java with a JDK, mono-devel, gsoap, redis-server, haproxy';
 
-module.exports = { END_TO_END, NEEDS };
+/**
+ * Test files whose every test needs a Postgres server (second sessions, LISTEN/NOTIFY): without
+ * DATABASE_URL they are left out (they could only skip, and CI fails on a skipped test) unless
+ * named on the command line. The server run of CI runs them.
+ */
+const SERVER_ONLY = ['load-references', 'multi-instance'];
+
+/** Whether the test file `name` is named on jest's command line. */
+const named = (name) => process.argv.some((arg) => new RegExp(`(^|/)${name}\\.test`).test(arg));
+
+module.exports = { END_TO_END, NEEDS, SERVER_ONLY, named };

@@ -6,6 +6,7 @@ import { serveOver, type ServedApp } from './support/serve';
 import { envelope, send, soapContentType } from './support/bindings';
 import { seed } from '../seeds/sample';
 import { createKey } from '../src/auth/keys';
+import { until } from './support/wait';
 
 let db: TestDatabase;
 let app: ServedApp;
@@ -37,7 +38,8 @@ test.each([
   expect(answer.body).toBe(reference.body);
   const id = answer.headers.get('x-request-id');
   expect(id).toMatch(/^[0-9a-f-]{36}$/);
-  await new Promise((r) => setTimeout(r, 20));
+  // The access log line is written as the response finishes, after the client may have read it.
+  await until('the request\'s log line', () => app.log.some((l) => l.requestId === id), 15_000);
   expect(app.log.find((l) => l.requestId === id)).toMatchObject({ operation: 'GetMonster', binding: 'http-get', outcome: 'OK', status: 200, devId: key.devId });
 });
 

@@ -13,7 +13,7 @@ import { RecordFields, type FieldMeta } from '../src/generated/records';
 import { OPERATIONS, type Operation } from '../src/operations/catalog';
 import { startWithoutDatabase, type PagesService } from './support/app-without-db';
 import { child, descendants, findDeep, isNil, parseXml, resolveQName, serialize, type XmlElement } from './support/xml-tree';
-import { assertSchemaValid } from './support/xmllint';
+import { assertSchemaValid, checkSchemas } from './support/xmllint';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema';
 const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';
@@ -39,6 +39,8 @@ beforeAll(async () => {
   }
 });
 
+// The documents a test queued for schema validation are checked when it ends (test/support/xmllint.ts).
+afterEach(checkSchemas);
 afterAll(async () => {
   await svc?.close();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });

@@ -30,6 +30,12 @@ const postForm = (path: string, body: RequestInit['body'], headers: Record<strin
   send(svc.url + path, { method: 'POST', headers: { 'Content-Type': FORM, ...headers }, body });
 
 /** `mib` MiB of zeros, brotli-compressed as it is generated (never whole in memory). */
+/** The CPU time this process has used since `since` (process.cpuUsage()), in ms. */
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+}
+
 function brotliBomb(mib: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const stream = zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } });
@@ -80,7 +86,8 @@ describe.each(HTTP)('HTTP %s', (binding) => {
     for (const word of ["'; DROP TABLE weapons; --", "' OR '1'='1", '"; DELETE FROM dev_keys; --', "1; SELECT pg_sleep(10)", "$$; TRUNCATE items; $$", "') UNION SELECT key_hash FROM dev_keys --"]) {
       const answer = await weapons({ SearchWord: word });
       expect({ word, status: answer.status }).toEqual({ word, status: 200 });
-      expect(answer.ms).toBeLessThan(2000);
+      // pg_sleep(10) run would take 10 s; a loaded machine takes well under 8.
+      expect(answer.ms).toBeLessThan(8000);
       expect(names(answer)).toEqual([]);
     }
     for (const id of ["1; DROP TABLE monsters", "1 OR 1=1"]) {
@@ -173,16 +180,20 @@ describe('HTTP POST bodies', () => {
     const bombs = [['gzip', zlib.gzipSync(zeros, { level: 9 })], ['deflate', zlib.deflateSync(zeros, { level: 9 })], ['br', await brotliBomb(1024)]] as const;
     for (const [coding, bomb] of bombs) {
       expect(bomb.length).toBeLessThan(256 * 1024);
+      // The service runs in this process: its CPU time, which a busy machine does not stretch as it
+      // does the wall clock. Inflating the brotli bomb whole takes 2 s of it.
       const rss = process.memoryUsage().rss;
+      const cpu = process.cpuUsage();
       const answer = await postForm(path, new Uint8Array(bomb), { 'Content-Encoding': coding });
       expectError(answer, 413, 'RequestTooLarge');
-      expect(answer.ms).toBeLessThan(1000);
+      expect(cpuMs(cpu)).toBeLessThan(1000);
       expect(process.memoryUsage().rss - rss).toBeLessThan(256 * 1024 * 1024);
       // The same bomb at the SOAP endpoint: a SOAP fault, as the version is known.
+      const soapCpu = process.cpuUsage();
       const soap = await send(svc.url + WEAPONS, { method: 'POST', headers: { 'Content-Type': soapContentType('1.1'), 'Content-Encoding': coding }, body: new Uint8Array(bomb) });
       expect(soap.status).toBe(413);
       expect(readError(soap.body)).toMatchObject({ code: 'RequestTooLarge', faultCode: 'soap:Client' });
-      expect(soap.ms).toBeLessThan(1000);
+      expect(cpuMs(soapCpu)).toBeLessThan(1000);
     }
     expectError(await postForm(path, body(), { 'Content-Encoding': 'compress' }), 415, 'UnsupportedMediaType');
     expectError(await postForm(path, new Uint8Array(Buffer.from('not gzip at all')), { 'Content-Encoding': 'gzip' }), 400, 'BadRequest');
@@ -239,7 +250,7 @@ describe('slow clients', () => {
       const give = setTimeout(() => {
         socket.destroy();
         reject(new Error('the server kept the connection open'));
-      }, 10_000);
+      }, 30_000);
       socket.on('connect', () => {
         socket.write(first);
         timer = setInterval(() => {
@@ -260,16 +271,19 @@ describe('slow clients', () => {
     const headers = `Host: x\r\nUser-Agent: ${'slow'.repeat(50)}\r\nX-More: ${'y'.repeat(100)}\r\n\r\n`;
     const result = await dribble(`GET ${WEAPONS}?wsdl HTTP/1.1\r\n`, headers, 50);
     expect(result.closedAfter).toBeGreaterThanOrEqual(450);
-    expect(result.closedAfter).toBeLessThan(2000);
+    // Sending them all would take 16 s; a loaded machine may be late by seconds, not by 8.
+    expect(result.closedAfter).toBeLessThan(8000);
     expect(result.sent).toBeLessThan(headers.length);
     expect(result.response).toMatch(/^HTTP\/1\.1 408|^$/);
   });
 
   test('a body sent byte by byte is cut off after the request time-out', async () => {
     const form = formBody({ ...creds(), SearchWord: 'a' });
-    const result = await dribble(`POST ${WEAPONS}/GetWeapons HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nContent-Length: ${form.length}\r\n\r\n`, form, 100);
+    const result = await dribble(`POST ${WEAPONS}/GetWeapons HTTP/1.1\r\nHost: x\r\nContent-Type: ${FORM}\r\nContent-Length: ${form.length}\r\n\r\n`, form, 200);
+    expect(form.length * 200).toBeGreaterThan(12_000);
     expect(result.closedAfter).toBeGreaterThanOrEqual(900);
-    expect(result.closedAfter).toBeLessThan(3000);
+    // Sending it all would take over 12 s; a loaded machine may be late by seconds, not by 8.
+    expect(result.closedAfter).toBeLessThan(9000);
     expect(result.sent).toBeLessThan(form.length);
     expect(result.response).not.toMatch(/^HTTP\/1\.1 200/);
   });

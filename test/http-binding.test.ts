@@ -13,7 +13,7 @@ import { startWithoutDatabase } from './support/app-without-db';
 import { envelope, SOAP11_NS as SOAP11, XML_DECL } from './support/bindings';
 import { startService, type TestService } from './support/service';
 import { child, descendants, parseXml, serialize, shape, type Shape, type XmlElement } from './support/xml-tree';
-import { assertSchemaValid } from './support/xmllint';
+import { assertSchemaValid, checkSchemas } from './support/xmllint';
 
 const NS = 'SVAPI';
 const XML_TYPE = 'text/xml; charset=utf-8';
@@ -61,6 +61,8 @@ beforeAll(async () => {
   }
 });
 
+// The documents a test queued for schema validation are checked when it ends (test/support/xmllint.ts).
+afterEach(checkSchemas);
 afterAll(async () => {
   await svc?.close();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { freshDatabase, type TestDatabase } from './support/db';
-import { newestGlobals } from '../src/db/queries/globals';
+import { GLOBALS_STATEMENTS } from '../src/db/queries/globals';
 import { ITEM_SEARCH } from '../src/db/queries/items';
 import { MONSTER_SEARCH } from '../src/db/queries/monsters';
 import { searchStatement, type NameSearch } from '../src/db/queries/search';
@@ -23,11 +23,16 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(() => db.destroy());
 
-/** The plan of the service's search statement for `word`, planned for its values. */
-async function plan(search: NameSearch, word: string): Promise<string> {
-  const { statement: { text: sql }, values: bindings } = searchStatement(search, word, 1000);
-  const rows = (await db.knex.raw(`EXPLAIN ${sql}`.replace(/\$(\d+)/g, (_m, i) => db.knex.raw('?', [bindings[Number(i) - 1]]).toQuery()))).rows;
+/** The plan of one of the service's statements (src/db/queries), planned for `values`. */
+async function explain(sql: string, values: readonly unknown[]): Promise<string> {
+  const rows = (await db.knex.raw(`EXPLAIN ${sql}`.replace(/\$(\d+)/g, (_m, i) => db.knex.raw('?', [values[Number(i) - 1] as string | number]).toQuery()))).rows;
   return rows.map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
+}
+
+/** The plan of the service's search statement for `word`, planned for its values. */
+function plan(search: NameSearch, word: string): Promise<string> {
+  const { statement, values } = searchStatement(search, word, 1000);
+  return explain(statement.text, values);
 }
 
 test.each([
@@ -40,12 +45,37 @@ test.each([
   expect(text).not.toMatch(new RegExp(`Seq Scan on ${table}\\b`));
 });
 
-test('globals by monster come from the newest-first index', async () => {
-  const text = (await db.knex.raw(`EXPLAIN SELECT * FROM hunting_globals WHERE monster_id = 5
-    ORDER BY time_stamp DESC, global_value DESC, player_id, monster_id, global_type_id LIMIT 10`)).rows
-    .map((r: { 'QUERY PLAN': string }) => r['QUERY PLAN']).join('\n');
-  expect(text).toContain('hunting_globals_by_monster');
-  expect(text).not.toMatch(/Sort/);
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+/** The nodes from `node` down to the first that reads `table`, or undefined. */
+function pathTo(node: PlanNode, table: string): PlanNode[] | undefined {
+  if (node['Relation Name'] === table) return [node];
+  for (const child of node.Plans ?? []) {
+    const below = pathTo(child, table);
+    if (below) return [node, ...below];
+  }
+  return undefined;
+}
+
+test('globals by monster come from the newest-first index, already in order: no sort below the LIMIT', async () => {
+  const { text: sql } = GLOBALS_STATEMENTS.monster_id;
+  const values = [5, 10];
+  const text = await explain(sql, values);
+  // (players holds one row here: a scan of it is the right plan)
+  expect(text).not.toMatch(/Seq Scan on (hunting_globals|monsters)\b/);
+  const json = (await db.knex.raw(`EXPLAIN (FORMAT JSON) ${sql}`.replace(/\$(\d+)/g, (_m, i) => String(values[Number(i) - 1])))).rows[0]['QUERY PLAN'];
+  const path = pathTo((typeof json === 'string' ? JSON.parse(json) : json)[0].Plan, 'hunting_globals')!;
+  const read = path[path.length - 1];
+  expect([read['Node Type'], read['Index Name']]).toEqual(['Index Scan', 'hunting_globals_by_monster']);
+  // The newest ten are the first ten the index gives: nothing between the LIMIT and the scan sorts.
+  const belowLimit = path.slice(path.map((n) => n['Node Type']).lastIndexOf('Limit') + 1);
+  expect(belowLimit.length).toBeGreaterThan(0);
+  expect(belowLimit.map((n) => n['Node Type'])).not.toContainEqual(expect.stringMatching(/Sort/));
 });
 
 test('an empty search word reads the first rows in name order from an index, without sorting the table', async () => {
@@ -64,15 +94,7 @@ test('named statements keep to the indexes in their generic plans: the empty-wor
   expect(listingPlan).toContain('items_name_order');
   expect(listingPlan).not.toMatch(/Sort|Seq Scan on items\b/);
 
-  const sent: { sql: string; bindings: readonly unknown[] }[] = [];
-  const capture = (q: { sql: string; bindings: readonly unknown[] }) => sent.push(q);
-  db.knex.on('query', capture);
-  try {
-    await newestGlobals(db.knex, { monster_id: 5 }, 100);
-  } finally {
-    db.knex.off('query', capture);
-  }
-  const globalsPlan = await genericPlanText(sent[0].sql, sent[0].bindings);
+  const globalsPlan = await genericPlanText(GLOBALS_STATEMENTS.monster_id.text, [5, 100]);
   expect(globalsPlan).toContain('hunting_globals_by_monster');
   // (players holds one row here: a scan of it is the right plan)
   expect(globalsPlan).not.toMatch(/Seq Scan on (hunting_globals|monsters)\b/);

@@ -31,6 +31,6 @@ test.each([
   ['another namespace', '<Monster><MonsterName>Atrox</MonsterName><MonsterID>5</MonsterID></Monster>', /No matching global declaration/],
 ])('%s fails, with the reason', (_how, xml, reason) => {
   const r = check(xml);
-  expect(r.status).toBe(1);
+  expect(r.status).toBe(3);
   expect(r.stderr).toMatch(reason);
 });

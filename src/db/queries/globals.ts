@@ -30,7 +30,8 @@ FROM g
 ORDER BY ${ORDER('g.')}`,
 });
 
-const STATEMENTS: Record<Column, Statement> = {
+/** The statement newestGlobals runs for each filter column (exported for the index test, which EXPLAINs them). */
+export const GLOBALS_STATEMENTS: Record<Column, Statement> = {
   monster_id: newest('monster_id'),
   player_id: newest('player_id'),
   landarea_id: newest('landarea_id'),
@@ -39,7 +40,7 @@ const STATEMENTS: Record<Column, Statement> = {
 /** The newest `limit` globals matching `filter`, in CONTRACT §5 order. */
 export async function newestGlobals(knex: Knex, filter: Filter, limit: number): Promise<HuntingGlobal[]> {
   const [[column, value]] = Object.entries(filter) as [Column, number][];
-  const rows = await readRows(knex, STATEMENTS[column], [value, limit]);
+  const rows = await readRows(knex, GLOBALS_STATEMENTS[column], [value, limit]);
   return rows.map(toGlobal);
 }
 
