@@ -66,12 +66,18 @@ export class PrimaryCounts implements SharedCounts {
       }, PRIMARY_TIMEOUT_MS);
       timer.unref();
       waiting.set(id, { resolve, timer });
-      try {
-        process.send!({ [TAG]: { id, name: this.name, key, want, limit, windowMs: this.windowMs } satisfies Ask });
-      } catch {
-        waiting.delete(id);
+      const failed = () => {
+        if (!waiting.delete(id)) return;
         clearTimeout(timer);
         resolve(fallback());
+      };
+      try {
+        // With a callback, a channel closed under the send is told here, not thrown at the process.
+        process.send!({ [TAG]: { id, name: this.name, key, want, limit, windowMs: this.windowMs } satisfies Ask }, undefined, undefined, (e: Error | null) => {
+          if (e) failed();
+        });
+      } catch {
+        failed();
       }
     });
   }

@@ -1,0 +1,171 @@
+// `svapi serve` as shipped (default workers, pool, overload guards, access log at info, limits on;
+// only the per-DevID rate limit lifted, so one key can drive the load) under load from autocannon
+// on loopback: below capacity every answer is 200; far above it (1,024 connections of uncached
+// 1,000-item FindItems) it sheds cleanly: 200 or 503 with Retry-After, no connection error, no
+// caller waiting beyond 2 s, /healthz answering meanwhile, bounded memory, and served again at once
+// after. These run at the DEFAULT guards: a default made 1,000 times tighter refuses below
+// capacity, one made 1,000 times looser lets the callers above it wait for seconds.
+
+import fs from 'node:fs';
+import http from 'node:http';
+import autocannon from 'autocannon';
+import { spawnServe, type SpawnedServe } from './support/spawn-serve';
+import { freshDatabase, type TestDatabase } from './support/db';
+import { createKey } from '../src/auth/keys';
+import { envelope, soapContentType, HUNTING } from './support/bindings';
+import { metricSum } from './support/limits';
+
+/** Items whose name holds ITEM_WORD: FindItems(ITEM_WORD) answers 1,000 of them (SVAPI_MAX_RESULTS). */
+const ITEM_WORD = 'Loadtest';
+const MONSTERS = 36; // seeds/data/monsters.csv
+
+let db: TestDatabase;
+let key: { devId: number; devKey: string };
+let cached: SpawnedServe;
+let uncached: SpawnedServe;
+
+beforeAll(async () => {
+  db = await freshDatabase({ seed: true });
+  await db.knex.raw(`INSERT INTO items (item_id, item_name, description, item_picture_url, tt_value, category_id)
+    SELECT 900000 + i, '${ITEM_WORD} gadget ' || i, 'A gadget for the load test, number ' || i, 'https://img.example.com/items/' || i || '.png', 1.25 + i, (SELECT min(category_id) FROM item_categories)
+    FROM generate_series(1, 1200) AS i`);
+  key = await createKey(db.knex, 'load');
+  const shipped = {
+    SVAPI_RATE_LIMIT: '2000000000',
+    // The service's defaults, not the test helper's: on the embedded database `svapi serve` gives each of its workers 6 connections.
+    SVAPI_DB_POOL_MAX: db.embedded ? '6' : undefined,
+  };
+  const over = { db, key };
+  [cached, uncached] = await Promise.all([
+    spawnServe([], shipped, { over }),
+    spawnServe([], { ...shipped, SVAPI_CACHE_MB: '0' }, { over }),
+  ]);
+}, 120_000);
+afterAll(async () => {
+  await cached?.stop();
+  await uncached?.stop();
+  await db?.destroy();
+});
+
+interface Load {
+  statuses: Record<number, number>;
+  /** 503 answers without Retry-After. */
+  withoutRetryAfter: number;
+  errors: number;
+  timeouts: number;
+  maxLatencyMs: number;
+}
+
+/** `connections` keep-alive connections sending `request()` for `seconds`. */
+async function load(base: string, connections: number, seconds: number, request: () => autocannon.Request): Promise<Load> {
+  const statuses: Record<number, number> = {};
+  let withoutRetryAfter = 0;
+  const result = await autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    timeout: 10,
+    requests: [{
+      setupRequest: (r) => ({ ...r, ...request() }),
+      onResponse: (status, _body, _context, headers) => {
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        const retry = Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === 'retry-after')?.[1];
+        if (status === 503 && retry !== '1') withoutRetryAfter++;
+      },
+    }],
+  });
+  if (process.env.SVAPI_TEST_VERBOSE) console.log(JSON.stringify({ statuses, latency: result.latency, errors: result.errors }));
+  return { statuses, withoutRetryAfter, errors: result.errors, timeouts: result.timeouts, maxLatencyMs: result.latency.max };
+}
+
+const auth = () => `DevID=${key.devId}&DevKey=${encodeURIComponent(key.devKey)}`;
+const getMonster = () => ({ method: 'GET' as const, path: `${HUNTING}/GetMonster?${auth()}&MonsterID=1` });
+
+test.each([16, 64, 512])('cached GetMonster over HTTP GET at %i connections: every answer 200', async (connections) => {
+  const r = await load(cached.url, connections, 2, getMonster);
+  expect({ statuses: Object.keys(r.statuses), errors: r.errors, timeouts: r.timeouts }).toEqual({ statuses: ['200'], errors: 0, timeouts: 0 });
+  expect(r.statuses[200]).toBeGreaterThan(connections);
+}, 30_000);
+
+test('cached GetMonster over SOAP 1.1 at 64 connections: every answer 200', async () => {
+  const body = envelope('1.1', 'GetMonster', { DevID: String(key.devId), DevKey: key.devKey, MonsterID: '1' });
+  const r = await load(cached.url, 64, 2, () => ({
+    method: 'POST', path: HUNTING, body, headers: { 'Content-Type': soapContentType('1.1'), SOAPAction: '"SVAPI/GetMonster"' },
+  }));
+  expect({ statuses: Object.keys(r.statuses), errors: r.errors, timeouts: r.timeouts }).toEqual({ statuses: ['200'], errors: 0, timeouts: 0 });
+}, 30_000);
+
+test('uncached GetMonsterGlobals(100) of random monsters, cache off, at 64 connections: every answer 200', async () => {
+  const r = await load(uncached.url, 64, 3, () => ({
+    method: 'GET', path: `${HUNTING}/GetMonsterGlobals?${auth()}&MonsterID=${1 + Math.floor(Math.random() * MONSTERS)}&NumberOfGlobals=100`,
+  }));
+  expect({ statuses: Object.keys(r.statuses), errors: r.errors, timeouts: r.timeouts }).toEqual({ statuses: ['200'], errors: 0, timeouts: 0 });
+  expect(r.statuses[200]).toBeGreaterThan(64);
+}, 30_000);
+
+/** Peak resident memory of a process so far (Linux), in MB. */
+const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+/** GET /healthz on a connection opened before the load, every 200 ms until stopped: the slowest answer. */
+function pollHealth(base: string) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  let stopped = false;
+  let slowest = 0;
+  let failures = 0;
+  const once = () => new Promise<void>((resolve) => {
+    const started = performance.now();
+    http.get(`${base}/healthz`, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => {
+        slowest = Math.max(slowest, performance.now() - started);
+        if (res.statusCode !== 200) failures++;
+        resolve();
+      });
+    }).on('error', () => { failures++; resolve(); });
+  });
+  const loop = (async () => {
+    while (!stopped) {
+      await once();
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  return {
+    first: once(),
+    stop: async () => {
+      stopped = true;
+      await loop;
+      agent.destroy();
+      return { slowestMs: slowest, failures };
+    },
+  };
+}
+
+test('1,024 connections of uncached 1,000-item FindItems: 200 or 503 with Retry-After, none waits beyond 2 s, /healthz answers, then served again', async () => {
+  const health = pollHealth(uncached.url);
+  await health.first;
+  const r = await load(uncached.url, 1024, 5, () => ({ method: 'GET', path: `/api/item.asmx/FindItems?${auth()}&SearchWord=${ITEM_WORD}` }));
+  const healthz = await health.stop();
+
+  expect(Object.keys(r.statuses).filter((s) => s !== '200' && s !== '503')).toEqual([]);
+  expect(r.statuses[200]).toBeGreaterThan(0);
+  expect(r.statuses[503]).toBeGreaterThan(0);
+  expect({ withoutRetryAfter: r.withoutRetryAfter, errors: r.errors, timeouts: r.timeouts }).toEqual({ withoutRetryAfter: 0, errors: 0, timeouts: 0 });
+  // The guards bound a call's wait to about 1 s; the margin is for a loaded machine.
+  expect(r.maxLatencyMs).toBeLessThan(2_000);
+  expect(healthz).toEqual({ slowestMs: expect.any(Number), failures: 0 });
+  expect(healthz.slowestMs).toBeLessThan(1_000);
+
+  const workers = [...new Set(uncached.log.filter((l) => l.msg === 'request').map((l) => l.pid as number))];
+  expect(workers.length).toBe(2);
+  for (const pid of workers) expect(peakRssMb(pid)).toBeLessThan(300);
+
+  const after = await fetch(`${uncached.url}/api/item.asmx/FindItems?${auth()}&SearchWord=${ITEM_WORD}`);
+  expect(after.status).toBe(200);
+  expect((await after.text()).match(/<Item>/g)?.length).toBe(1000);
+
+  // Counted as overload refusals (for waiting too long for a database connection), logged as an overload, not per call.
+  const metrics = await (await fetch(`${uncached.url}/metrics`)).text();
+  expect(metricSum(metrics, 'svapi_overload_refused_total')).toBeGreaterThanOrEqual(r.statuses[503]);
+  expect(uncached.log.filter((l) => (l.level as number) >= 50)).toEqual([]);
+  expect(uncached.log.filter((l) => l.msg === 'overloaded: refusing operation calls with ServiceUnavailable').length).toBeLessThanOrEqual(2);
+}, 60_000);
