@@ -3,6 +3,9 @@ import { performance } from 'node:perf_hooks';
 /** CoDel's interval, and the longest wait, in targets. */
 export const INTERVAL_TARGETS = 5;
 
+/** Weight of the latest call in the average time a slot is held. */
+const HOLD_WEIGHT = 0.1;
+
 /** Thrown (through the promise) to a call that waited, or would wait, too long for a database connection. */
 export class DatabaseWaitTooLong extends Error {}
 
@@ -30,7 +33,9 @@ interface Waiter {
  *   quickly: the queue stands rather than absorbing a burst); a slot that frees goes to the
  *   oldest waiter, except that while overloaded a waiter that has already waited more than twice
  *   the target is refused instead (it is late: served now it would keep the queue standing);
- * - whatever the state, no call waits more than 5 x target (its deadline): it is refused then.
+ * - whatever the state, no call waits more than 5 x target (its deadline): it is refused then,
+ *   or at once when the waiters ahead of it, at the recent time a call holds a slot, would make
+ *   it wait longer than that (twice the target while overloaded).
  * A burst that drains within an interval is served whole, however long the queue grew.
  */
 export class DbQueue {
@@ -45,6 +50,8 @@ export class DbQueue {
   private intervalEnds: number;
   private shortest = Infinity;
   private overloadedNow = false;
+  /** How long a call holds a slot, on average of the recent ones (ms). */
+  private holdMs = 0;
 
   constructor(private readonly settings: DbQueueSettings, private readonly onRefuse: () => void = () => {}, private readonly now = () => performance.now()) {
     this.intervalMs = INTERVAL_TARGETS * settings.targetMs;
@@ -74,6 +81,13 @@ export class DbQueue {
       this.granted(0);
       return this.releaser();
     }
+    // Waiting would make it late: refused now rather than after the wait.
+    const expected = ((this.waiting + 1) / this.settings.slots) * this.holdMs;
+    if (expected > (this.overloadedNow ? this.sloughMs : this.maxWaitMs)) {
+      this.refused++;
+      this.onRefuse();
+      return Promise.reject(new DatabaseWaitTooLong('no database connection in time'));
+    }
     return new Promise((grant, refuse) => {
       const waiter: Waiter = { since: now, grant, refuse, timer: undefined as unknown as NodeJS.Timeout };
       waiter.timer = setTimeout(() => this.expire(waiter), this.maxWaitMs);
@@ -83,9 +97,11 @@ export class DbQueue {
 
   private releaser(): () => void {
     let held = true;
+    const since = this.now();
     return () => {
       if (!held) return;
       held = false;
+      this.holdMs += (this.now() - since - this.holdMs) * HOLD_WEIGHT;
       this.inUse--;
       this.next();
     };
