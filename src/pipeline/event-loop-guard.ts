@@ -10,9 +10,10 @@ const BUSY_SHARE = 0.9;
 /**
  * Whether this process's event loop is overloaded, as @fastify/under-pressure decides it: Node's
  * own event-loop delay histogram (perf_hooks.monitorEventLoopDelay, a timer every 10 ms that
- * records how late it fires), read every EVENT_LOOP_SAMPLE_MS; the loop is overloaded while the
+ * records how late it fires), read every EVENT_LOOP_SAMPLE_MS by a timer whose own lateness counts
+ * as well (as overload-protection measures it); the loop is overloaded while the
  * mean delay over the last reading exceeds `maxDelayMs` and the loop was busy (its utilization,
- * performance.eventLoopUtilization) at least BUSY_SHARE of that time. A busy loop that keeps up
+ * performance.eventLoopUtilization) at least BUSY_SHARE of that time, in two readings in a row. A busy loop that keeps up
  * (every request answered in the turn it arrives) has a small mean delay, however many requests
  * it serves; a loop that cannot keep up makes every timer, and so every caller, wait a whole turn.
  * A process that is late only because others hold the cores, while it mostly waits for I/O, is
@@ -22,15 +23,24 @@ export class EventLoopGuard {
   /** The mean delay of the last reading, in milliseconds. */
   delayMs = 0;
   private overloadedNow = false;
+  private lateBefore = false;
   private readonly histogram: IntervalHistogram;
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout;
+  private readingDue: number;
   private utilization: EventLoopUtilization = performance.eventLoopUtilization();
 
   constructor(readonly maxDelayMs: number) {
     this.histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
     this.histogram.enable();
-    this.timer = setInterval(() => this.read(), EVENT_LOOP_SAMPLE_MS);
-    this.timer.unref();
+    this.readingDue = performance.now() + EVENT_LOOP_SAMPLE_MS;
+    this.timer = this.schedule();
+  }
+
+  private schedule(): NodeJS.Timeout {
+    return setTimeout(() => {
+      this.read();
+      this.timer = this.schedule();
+    }, EVENT_LOOP_SAMPLE_MS).unref();
   }
 
   get overloaded(): boolean {
@@ -38,18 +48,25 @@ export class EventLoopGuard {
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
     this.histogram.disable();
   }
 
   private read(): void {
     const h = this.histogram;
-    // The histogram counts the timer's whole period; what exceeds it is the delay.
-    this.delayMs = h.count > 0 ? Math.max(0, h.mean / 1e6 - RESOLUTION_MS) : 0;
+    // The histogram counts the timer's whole period; what exceeds it is the delay. A loop blocked
+    // for longer than a reading may leave it without a sample: how late this reading came counts too.
+    const at = performance.now();
+    const lateBy = at - this.readingDue;
+    this.readingDue = at + EVENT_LOOP_SAMPLE_MS;
+    this.delayMs = Math.max(lateBy, h.count > 0 ? h.mean / 1e6 - RESOLUTION_MS : 0, 0);
     h.reset();
     const now = performance.eventLoopUtilization();
     const busy = performance.eventLoopUtilization(now, this.utilization).utilization;
     this.utilization = now;
-    this.overloadedNow = this.delayMs > this.maxDelayMs && busy >= BUSY_SHARE;
+    // Two readings in a row: one long task (a start-up, a large answer) is no overload.
+    const late = this.delayMs > this.maxDelayMs && busy >= BUSY_SHARE;
+    this.overloadedNow = late && this.lateBefore;
+    this.lateBefore = late;
   }
 }
