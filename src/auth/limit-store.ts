@@ -70,7 +70,7 @@ export class LimitStore {
     const redis = this.redis;
     if (!redis) return new LeasedCounter(host, points, windowMs, exact);
     const shared = new RedisCounts(redis.client, name, windowMs);
-    // rate-limiter-flexible's insurance strategy, with each answer and miss reported, so the
+    // The insurance strategy (as rate-limiter-flexible's insuranceLimiter), with each answer and miss reported, so the
     // process knows when to stop asking Redis. A take the host answers gives one point only: the
     // next request asks Redis again (and counts a miss, if Redis is still slow).
     const insured = <T>(fromRedis: () => Promise<T>, fromHost: () => Promise<T>): Promise<T> => {
