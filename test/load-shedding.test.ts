@@ -2,8 +2,8 @@
 // only the per-DevID rate limit lifted, so one key can drive the load) under load from autocannon
 // on loopback: below capacity every answer is 200; far above it (1,024 connections of uncached
 // 1,000-item FindItems) it sheds cleanly: 200 or 503 with Retry-After, no connection error, no
-// caller waiting beyond 2 s, /healthz answering meanwhile, bounded memory, and served again at once
-// after. These run at the DEFAULT guards: a default made 1,000 times tighter refuses below
+// caller queued for long (a wait for a connection is at most 1 s), /healthz answering meanwhile,
+// bounded memory, and served again at once after. These run at the DEFAULT guards: a default made 1,000 times tighter refuses below
 // capacity, one made 1,000 times looser sheds nothing above it.
 
 import fs from 'node:fs';
