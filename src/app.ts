@@ -18,6 +18,9 @@ import { BINDINGS } from './pipeline/registry';
 import { callHandler } from './pipeline/handle';
 import { router, type RoutedCall } from './pipeline/router';
 import { InFlightLimit } from './pipeline/in-flight';
+import { EventLoopGuard } from './pipeline/event-loop-guard';
+import { DbQueue } from './pipeline/db-queue';
+import { OverloadReport } from './pipeline/overload-report';
 import { sendErrorDocument } from './pipeline/error-document';
 import { logServiceError } from './pipeline/log-error';
 import type { ServiceContext } from './pipeline/service-context';
@@ -42,16 +45,6 @@ export interface ServiceApp {
   drain(): void;
 }
 
-/**
- * Half the pool. Measured with Postgres on the same 2 cores (docs/performance.md, Overload):
- * uncached FindItems of 1,000 items gained little beyond 5 calls in flight while their p99 grew
- * with every call added, and at 4x that load refusals took more than 100 ms once 10 were in
- * flight (the database's processes crowd the cores); uncached GetMonster served 1,700 a second at
- * 4 in flight, 1,900 at 8.
- */
-/** One call per database connection: the pool busy, nothing queued behind it. */
-export const defaultMaxInFlight = (poolMax: number) => poolMax;
-
 export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   const { config, logger } = ctx;
   const knex = ctx.db.knex;
@@ -65,8 +58,12 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   await watcher.start();
   const redis = config.SVAPI_REDIS_URL ? { url: config.SVAPI_REDIS_URL, timeoutMs: config.SVAPI_REDIS_TIMEOUT_MS } : undefined;
   const limits = LimitStore.open(redis, logger);
-  const limit = new InFlightLimit(config.SVAPI_MAX_IN_FLIGHT ?? defaultMaxInFlight(config.SVAPI_DB_POOL_MAX), logger);
-  const metrics = createMetrics(knex, results, { limits, inFlight: limit });
+  // Overload (README: Overload): the event loop's delay and the waits for a database connection decide.
+  const loop = new EventLoopGuard(config.SVAPI_MAX_EVENT_LOOP_DELAY_MS);
+  const report = new OverloadReport(logger, () => ({ eventLoopDelayMs: Math.round(loop.delayMs), waitingForDatabase: dbQueue.waiting }));
+  const dbQueue = new DbQueue({ slots: config.SVAPI_DB_POOL_MAX, targetMs: config.SVAPI_QUEUE_TARGET_MS }, () => report.note('database-wait'));
+  const limit = new InFlightLimit(config.SVAPI_MAX_IN_FLIGHT, loop, report);
+  const metrics = createMetrics(knex, results, { limits, overload: { limit, loop, dbQueue, report } });
   const log = accessLog(ctx.accessLogger ?? logger, (r) => metrics.observe(r));
 
   const service: ServiceContext = {
@@ -76,6 +73,7 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
     credentials: new CredentialChecker(knex, config, limits),
     results,
     limit,
+    dbQueue,
     wsdl: new WsdlDocuments(config.SVAPI_NAMESPACE),
   };
   const ns = config.SVAPI_NAMESPACE;
@@ -133,7 +131,8 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   return {
     app: answerFavicon(router(calls, begin, app, ns)),
     stop: async () => {
-      limit.stop();
+      report.stop();
+      loop.stop();
       await watcher.stop();
       await limits.close();
     },

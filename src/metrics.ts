@@ -3,6 +3,10 @@ import client from 'prom-client';
 import type { Knex } from 'knex';
 import type { ResultCache } from './cache/result-cache';
 import type { LimitStore } from './auth/limit-store';
+import type { InFlightLimit } from './pipeline/in-flight';
+import type { EventLoopGuard } from './pipeline/event-loop-guard';
+import type { DbQueue } from './pipeline/db-queue';
+import { REFUSAL_REASONS, type OverloadReport } from './pipeline/overload-report';
 import { instanceScrape } from './metrics-cluster';
 import { SeriesHistogram, type HistogramSeries } from './metrics-histogram';
 
@@ -21,10 +25,10 @@ export interface Metrics {
   scrape(): Promise<string>;
 }
 
-/** What else a process counts, when it has it: shared limits' state and the overload bound. */
+/** What else a process counts, when it has it: shared limits' state and what decides overload. */
 export interface MetricSources {
   limits?: LimitStore;
-  inFlight?: { readonly max: number; readonly inFlight: number; readonly refused: number };
+  overload?: { limit: InFlightLimit; loop: EventLoopGuard; dbQueue: DbQueue; report: OverloadReport };
 }
 
 /** knex's own connection pool (tarn), typed as knex's Client publishes it. */
@@ -36,7 +40,7 @@ type KnexPool = Extract<Knex.Client['pool'], { numUsed(): number }>;
  * catalogue ('none' outside an operation), binding names and ServiceError codes.
  */
 export function createMetrics(knex: Knex, cache?: ResultCache, sources: MetricSources = {}): Metrics {
-  const { limits, inFlight: limit } = sources;
+  const { limits, overload } = sources;
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   // Counted per request in plain numbers (`series` below), given to prom-client when scraped: its
@@ -100,16 +104,22 @@ export function createMetrics(knex: Knex, cache?: ResultCache, sources: MetricSo
       collect() { this.set(limits.sharedUp ? 1 : 0); },
     });
   }
-  if (limit) {
-    new client.Gauge({ name: 'svapi_requests_in_flight', help: 'Operation calls being worked on', registers: [registry], collect() { this.set(limit.inFlight); } });
-    new client.Gauge({ name: 'svapi_max_in_flight', help: 'Operation calls worked on at once at most (SVAPI_MAX_IN_FLIGHT)', registers: [registry], collect() { this.set(limit.max); } });
+  if (overload) {
+    const { limit, loop, dbQueue, report } = overload;
+    const gauge = (name: string, help: string, read: () => number, aggregator?: 'max') =>
+      new client.Gauge({ name, help, registers: [registry], ...(aggregator ? { aggregator } : {}), collect() { this.set(read()); } });
+    gauge('svapi_requests_in_flight', 'Operation calls being worked on', () => limit.inFlight);
+    gauge('svapi_max_in_flight', 'Hard ceiling on operation calls worked on at once (SVAPI_MAX_IN_FLIGHT)', () => limit.max);
+    gauge('svapi_db_queue_waiting', 'Operation calls waiting for a database connection', () => dbQueue.waiting);
+    gauge('svapi_event_loop_delay_seconds', 'Mean event-loop delay over the last 250 ms reading (the most of any worker)', () => loop.delayMs / 1000, 'max');
     new client.Counter({
       name: 'svapi_overload_refused_total',
-      help: 'Operation calls refused at once (ServiceUnavailable) because SVAPI_MAX_IN_FLIGHT were in flight',
+      help: 'Operation calls refused with ServiceUnavailable for overload, by reason: event-loop (the loop is late), database-wait (waiting for a connection would make the call late), ceiling (SVAPI_MAX_IN_FLIGHT)',
+      labelNames: ['reason'] as const,
       registers: [registry],
       collect() {
         this.reset();
-        this.inc(limit.refused);
+        for (const reason of REFUSAL_REASONS) this.inc({ reason }, report.refused[reason]);
       },
     });
   }

@@ -1,7 +1,9 @@
-// Overload (SVAPI_MAX_IN_FLIGHT): beyond the calls a process works on at once, a call is refused
-// at once with ServiceUnavailable and Retry-After, on every binding, before its body is read; the
-// calls in flight are not disturbed, and once they finish calls are served again. Calls are held
-// in flight by a database that stops answering (a frozen TCP proxy) and then resumes.
+// Overload: a call is refused with ServiceUnavailable and Retry-After, on every binding, when
+// - the process works on SVAPI_MAX_IN_FLIGHT calls (the hard ceiling), before its body is read;
+// - it has waited for a database connection until its deadline (5 x SVAPI_QUEUE_TARGET_MS);
+// - the event loop is overloaded (at the default SVAPI_MAX_EVENT_LOOP_DELAY_MS), before its body is read.
+// The calls in flight are not disturbed, and once the overload ends calls are served again. Calls
+// are held by a database that stops answering (a frozen TCP proxy) and then resumes.
 
 import http from 'node:http';
 import type { ServedApp } from './support/serve';
@@ -9,6 +11,9 @@ import type { TcpProxy } from './support/tcp-proxy';
 import { serveBehindProxy, type ServedBehindProxy } from './support/behind-proxy';
 import { BINDINGS, call, envelope, readError, readResult, send, serviceFault, soapContentType, WEAPONS, type Answer } from './support/bindings';
 import { until } from './support/wait';
+import { metricSum } from './support/limits';
+import { serveOver } from './support/serve';
+import { loadConfig } from '../src/config';
 
 const MAX_IN_FLIGHT = 2;
 let served: ServedBehindProxy;
@@ -30,11 +35,10 @@ afterAll(() => served?.close());
 
 const params = (word = 'a') => ({ DevID: String(key.devId), DevKey: key.devKey, SearchWord: word });
 
-async function metric(name: string): Promise<number> {
-  const text = (await send(`${app.url}/metrics`)).body;
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  if (!line) throw new Error(`no ${name} in /metrics`);
-  return Number(line.split(' ')[1]);
+async function metric(name: string, labels: Record<string, string> = {}, url = app.url): Promise<number> {
+  const text = (await send(`${url}/metrics`)).body;
+  if (!text.includes(`\n${name}`)) throw new Error(`no ${name} in /metrics`);
+  return metricSum(text, name, labels);
 }
 
 /** Resolves once `n` calls are in flight (as the service counts them). */
@@ -42,9 +46,9 @@ async function inFlight(n: number): Promise<void> {
   await until(`${n} calls in flight`, async () => (await metric('svapi_requests_in_flight')) === n, 10_000);
 }
 
-async function expectServing() {
+async function expectServing(url = app.url) {
   for (const binding of BINDINGS) {
-    const answer = await call(app.url, binding, WEAPONS, 'GetWeapons', params());
+    const answer = await call(url, binding, WEAPONS, 'GetWeapons', params());
     expect({ binding, status: answer.status }).toEqual({ binding, status: 200 });
     expect(readResult(answer.body).children.length).toBeGreaterThan(0);
   }
@@ -73,6 +77,11 @@ function callWithUnfinishedBody(): Promise<{ status: number; retryAfter?: string
   });
 }
 
+test('the default guards: a ceiling far above normal use, a target wait of 200 ms, an event-loop delay of 500 ms', () => {
+  const c = loadConfig({});
+  expect([c.SVAPI_MAX_IN_FLIGHT, c.SVAPI_QUEUE_TARGET_MS, c.SVAPI_MAX_EVENT_LOOP_DELAY_MS]).toEqual([5000, 200, 500]);
+});
+
 test('beyond SVAPI_MAX_IN_FLIGHT a call is refused at once on every binding; the held calls finish, then calls are served again', async () => {
   await expectServing();
   expect(await metric('svapi_overload_refused_total')).toBe(0);
@@ -90,6 +99,7 @@ test('beyond SVAPI_MAX_IN_FLIGHT a call is refused at once on every binding; the
   expect((await send(`${app.url}/healthz`)).status).toBe(200);
   expect((await send(`${app.url}${WEAPONS}?wsdl`)).status).toBe(200);
   expect((await send(`${app.url}/`)).status).toBe(200);
+  expect(await metric('svapi_overload_refused_total', { reason: 'ceiling' })).toBe(5);
   expect(await metric('svapi_overload_refused_total')).toBe(5);
   expect(await metric('svapi_requests_in_flight')).toBe(MAX_IN_FLIGHT);
 
@@ -101,8 +111,72 @@ test('beyond SVAPI_MAX_IN_FLIGHT a call is refused at once on every binding; the
 
   // Logged once as an overload, not once per refused call.
   const warnings = app.log.filter((l) => (l.level as number) >= 40);
-  expect(warnings).toEqual([expect.objectContaining({ level: 40, msg: expect.stringMatching(/^overloaded/), maxInFlight: MAX_IN_FLIGHT })]);
+  expect(warnings).toEqual([expect.objectContaining({ level: 40, msg: 'overloaded: refusing operation calls with ServiceUnavailable', reason: 'ceiling' })]);
   const refusedLines = app.log.filter((l) => l.msg === 'request' && l.outcome === 'ServiceUnavailable');
   expect(refusedLines.map((l) => l.binding).sort()).toEqual(['http-get', 'http-post', 'soap11', 'soap12', 'soap12']);
   expect(refusedLines.every((l) => l.level === 30)).toBe(true);
 }, 30_000);
+
+test('a call waiting for a database connection is answered ServiceUnavailable at its deadline (5 x SVAPI_QUEUE_TARGET_MS), not left hanging', async () => {
+  const slots = serveOver(served.db, { SVAPI_DB_POOL_MAX: '2', SVAPI_CACHE_MB: '0', SVAPI_KEY_CACHE_MS: '5000', SVAPI_DB_TIMEOUT_MS: '60000' }, { databaseUrl: proxy.urlFor(served.db.url), captureLog: true });
+  const two = await slots;
+  try {
+    await expectServing(two.url);
+    proxy.freeze();
+    const held = [call(two.url, 'get', WEAPONS, 'GetWeapons', params('b')), call(two.url, 'get', WEAPONS, 'GetWeapons', params('c'))];
+    await until('two calls in flight', async () => (await metric('svapi_requests_in_flight', {}, two.url)) === 2, 10_000);
+    for (const binding of BINDINGS) {
+      const answer = await call(two.url, binding, WEAPONS, 'GetWeapons', params());
+      expectRefused(binding, answer);
+      // It waited for a connection until its deadline (1 s at the default target), not refused at once.
+      expect(answer.ms).toBeGreaterThanOrEqual(900);
+    }
+    expect(await metric('svapi_overload_refused_total', { reason: 'database-wait' }, two.url)).toBe(4);
+    proxy.resume();
+    expect((await Promise.all(held)).map((a) => a.status)).toEqual([200, 200]);
+    await expectServing(two.url);
+    expect(two.log.filter((l) => (l.level as number) >= 40).map((l) => [l.msg, l.reason]))
+      .toEqual([['overloaded: refusing operation calls with ServiceUnavailable', 'database-wait']]);
+  } finally {
+    proxy.resume();
+    await two.close();
+  }
+}, 30_000);
+
+/** Keeps this process's event loop busy `ms` at a time (yielding between) until stopped. */
+function busyLoop(ms: number): () => void {
+  let stopped = false;
+  const turn = () => {
+    if (stopped) return;
+    const until = performance.now() + ms;
+    while (performance.now() < until) { /* busy */ }
+    setTimeout(turn, 1);
+  };
+  setTimeout(turn, 1);
+  return () => { stopped = true; };
+}
+
+test('an overloaded event loop (at the default SVAPI_MAX_EVENT_LOOP_DELAY_MS) refuses calls before their body, and serves again once it keeps up', async () => {
+  const plain = await serveOver(served.db, {}, { captureLog: true });
+  try {
+    await expectServing(plain.url);
+    const stop = busyLoop(1_500);
+    let refused: Answer | undefined;
+    try {
+      // Every call waits a whole busy turn: the loop is 1.5 s late, three times the default delay.
+      await until('a call refused for the event loop', async () => {
+        const answer = await call(plain.url, 'soap11', WEAPONS, 'GetWeapons', params());
+        if (answer.status !== 200) refused = answer;
+        return refused !== undefined;
+      }, 20_000);
+    } finally {
+      stop();
+    }
+    expectRefused('soap11', refused!);
+    expect(await metric('svapi_overload_refused_total', { reason: 'event-loop' }, plain.url)).toBeGreaterThan(0);
+    await until('calls served again', async () => (await call(plain.url, 'get', WEAPONS, 'GetWeapons', params())).status === 200, 5_000);
+    await expectServing(plain.url);
+  } finally {
+    await plain.close();
+  }
+}, 40_000);

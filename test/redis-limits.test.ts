@@ -7,6 +7,8 @@ import { createKey } from '../src/auth/keys';
 import { freshDatabase, type TestDatabase } from './support/db';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
 import { metricSum, tally } from './support/limits';
+import { readError } from './support/bindings';
+import { MAX_LEASE } from '../src/auth/leases';
 import { eventually } from './support/wait';
 import { RedisServer, redisServerInstalled } from './support/redis-server';
 import { inCi, need } from './support/needs';
@@ -61,6 +63,29 @@ function defineTests() {
     expect(await bothShared()).toBe(true);
     const key = await createKey(db.knex, 'spread');
     expect(await tally([a.url, b.url], 150, key, { 'X-Forwarded-For': '198.51.100.1' })).toEqual({ OK: 100, RateLimited: 50 });
+  });
+
+  test('under concurrent load over both instances (4 processes taking leases): never more than the limit answered in the window, and at most 3 leases short of it', async () => {
+    expect(await bothShared()).toBe(true);
+    const key = await createKey(db.knex, 'concurrent');
+    const counts: Record<string, number> = {};
+    let sent = 0;
+    // 24 callers at once, 400 requests, each on a connection of its own (so both workers of each instance get them).
+    await Promise.all(Array.from({ length: 24 }, async () => {
+      while (sent < 400) {
+        const i = sent++;
+        const base = [a.url, b.url][i % 2];
+        const res = await fetch(`${base}/API/hunting.asmx/GetMonster?DevID=${key.devId}&DevKey=${encodeURIComponent(key.devKey)}&MonsterID=1`, { headers: { Connection: 'close' }, signal: AbortSignal.timeout(10_000) });
+        const body = await res.text();
+        const outcome = res.status === 200 ? 'OK' : readError(body).code;
+        counts[outcome] = (counts[outcome] ?? 0) + 1;
+      }
+    }));
+    expect(Object.keys(counts).sort()).toEqual(['OK', 'RateLimited']);
+    // README (Deployment and scaling, Limits): the shared count gives no point beyond the limit in
+    // a window; a process may hold up to MAX_LEASE (10) unused points that others cannot use.
+    expect(counts.OK).toBeLessThanOrEqual(100);
+    expect(counts.OK).toBeGreaterThanOrEqual(100 - 3 * MAX_LEASE);
   });
 
   test('failures at one instance block the address at the other, a correct key included', async () => {

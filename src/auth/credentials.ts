@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { errors } from '../errors';
 import { activeKeyHash, keyMatches } from './keys';
-import { LimitStore, WINDOW_SECONDS, type Counter } from './limit-store';
+import { LimitStore, WINDOW_SECONDS } from './limit-store';
+import { LimitExceeded, type Counter } from './leases';
 
 /** Most DevIDs whose key hash is cached; the least recently used is dropped beyond it. */
 export const KEY_CACHE_ENTRIES = 10_000;
@@ -49,28 +49,28 @@ export class CredentialChecker {
       ? new LRUCache<number, CachedKey>({ max: KEY_CACHE_ENTRIES, ttl: Math.min(settings.SVAPI_KEY_CACHE_MS, 5000), updateAgeOnGet: false })
       : undefined;
     this.requests = store.counter('requests', settings.SVAPI_RATE_LIMIT);
-    this.failures = store.counter('auth-failures', settings.SVAPI_AUTH_FAIL_LIMIT);
+    // Failures are few and each must count everywhere at once (an address is blocked on every process).
+    this.failures = store.counter('auth-failures', settings.SVAPI_AUTH_FAIL_LIMIT, true);
     this.sharedCounts = store.shared;
     this.failLimit = settings.SVAPI_AUTH_FAIL_LIMIT;
   }
 
   /**
    * The path of a cached answer: a key this process has just accepted (the one that last matched,
-   * within SVAPI_KEY_CACHE_MS), from an address that has not failed lately, with the counts in
-   * this process, is checked and counted at once: true. Throws RateLimited beyond the limit. False
-   * when check() must decide (nothing counted then).
+   * within SVAPI_KEY_CACHE_MS), from an address that has not failed lately, with a point of the
+   * rate limit at hand in this process (its own count, or a lease of the shared one), is checked
+   * and counted at once: true. Throws RateLimited beyond the limit. False when check() must
+   * decide (nothing counted then).
    */
   checkedAtOnce(devId: number, devKey: string, clientAddress: string): boolean {
-    const counter = this.requests;
-    if (!counter.consumeNow || this.mayBeBlocked(clientAddress)) return false;
+    if (this.mayBeBlocked(clientAddress)) return false;
     const cached = this.cache?.get(devId);
     if (!cached || !sameBytes(Buffer.from(devKey), cached.lastMatched)) return false;
     try {
-      counter.consumeNow(String(devId));
+      return this.requests.consumeNow(String(devId)) === true;
     } catch (e) {
       throw limited(e);
     }
-    return true;
   }
 
   /** Passes for a valid, unrevoked pair within its rate limit; throws otherwise. */
@@ -126,8 +126,8 @@ export class CredentialChecker {
   }
 
   private async blocked(clientAddress: string): Promise<void> {
-    const state = await this.failures.get(clientAddress);
-    if (state && state.consumedPoints > this.failLimit && state.msBeforeNext > 0) throw limited(state);
+    const state = await this.failures.peek(clientAddress);
+    if (state.used > this.failLimit && state.msLeft > 0) throw limited(new LimitExceeded(state.msLeft));
   }
 }
 
@@ -142,6 +142,6 @@ interface CachedKey {
 const sameBytes = (a: Buffer, b: Buffer) => a.length === b.length && crypto.timingSafeEqual(a, b);
 
 function limited(e: unknown): Error {
-  if (e instanceof RateLimiterRes) return errors.rateLimited(Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
+  if (e instanceof LimitExceeded) return errors.rateLimited(Math.max(1, Math.ceil(e.msLeft / 1000)));
   return e instanceof Error ? e : new Error(String(e));
 }

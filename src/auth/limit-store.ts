@@ -1,7 +1,12 @@
 import cluster from 'node:cluster';
 import { Redis } from 'ioredis';
-import { RateLimiterCluster, RateLimiterClusterMaster, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Logger } from '../log';
+import { PrimaryCounts } from './host-counts';
+import { LeasedCounter, type Counter } from './leases';
+import { RedisCounts } from './redis-counts';
+import { WindowCounts, type SharedCounts } from './window-counts';
+
+export { holdHostCounts } from './host-counts';
 
 /** The limits count in fixed one-minute windows. */
 export const WINDOW_SECONDS = 60;
@@ -12,15 +17,6 @@ const REDIS_PROBE_MS = 1_000;
 /** ioredis drops a command after this (a frozen Redis keeps the connection open: nothing else would). */
 const REDIS_COMMAND_DROP_MS = 2_000;
 
-/** One limit: points used per key in the current window. */
-export interface Counter {
-  /** Resolves with the state after using one point; rejects with a RateLimiterRes beyond the limit. */
-  consume(key: string): Promise<RateLimiterRes>;
-  /** Counts in this process's memory: uses one point at once, throwing the RateLimiterRes beyond the limit. */
-  consumeNow?(key: string): RateLimiterRes;
-  get(key: string): Promise<RateLimiterRes | null>;
-}
-
 export interface RedisSettings {
   url: string;
   /** Longest wait for Redis on a request (SVAPI_REDIS_TIMEOUT_MS). */
@@ -29,14 +25,16 @@ export interface RedisSettings {
 
 /**
  * Where the limits count (README: Deployment and scaling):
- * - one process (`--workers 1`, apps in tests): in its memory;
- * - a cluster worker: in the primary (rate-limiter-flexible's cluster store over IPC), so all
- *   the workers of a host share the counts;
- * - with SVAPI_REDIS_URL: in Redis, shared by every instance. A request whose count Redis does
- *   not give within the time-out is counted on the host instead (the insurance strategy of
- *   rate-limiter-flexible). After MISSES_TO_SWITCH such requests in a row, or with the
- *   connection lost, the process counts on the host without asking Redis, logs it and shows it
- *   (`sharedUp`: /metrics, /readyz) until Redis answers a PING in time, and logs the return.
+ * - one process (`--workers 1`, apps in tests): in its memory, each request at once;
+ * - a cluster worker: in the primary (messages over the cluster's IPC channel), so all the
+ *   workers of a host share the counts;
+ * - with SVAPI_REDIS_URL: in Redis, shared by every instance. A take that Redis does not answer
+ *   within the time-out is answered by the host instead, for that one request. After
+ *   MISSES_TO_SWITCH such takes in a row, or with the connection lost, the process counts on the
+ *   host without asking Redis, logs it and shows it (`sharedUp`: /metrics, /readyz) until Redis
+ *   answers a PING in time, and logs the return.
+ * Where counts are shared, a process takes points in leases (LeasedCounter): a request does not
+ * wait for the primary or Redis to count it, except near the limit.
  */
 export class LimitStore {
   private constructor(private readonly redis: RedisLink | undefined) {}
@@ -65,19 +63,16 @@ export class LimitStore {
     return this.redis?.describe();
   }
 
-  counter(name: string, points: number): Counter {
-    const host = this.hostCounter(name, points);
+  /** `points` a key may use per window; `exact`: every point counted in the shared count (no leases). */
+  counter(name: string, points: number, exact = false): Counter {
+    const windowMs = WINDOW_SECONDS * 1000;
+    const host: SharedCounts = cluster.isWorker ? new PrimaryCounts(name, windowMs) : new WindowCounts(windowMs);
     const redis = this.redis;
-    if (!redis) return host;
-    const shared = new RateLimiterRedis({
-      storeClient: redis.client,
-      keyPrefix: `svapi:${name}`,
-      points,
-      duration: WINDOW_SECONDS,
-      rejectIfRedisNotReady: true,
-    });
-    // rate-limiter-flexible's insuranceLimiter option does this fallback but tells nothing of it;
-    // here each answer and miss is reported, so the process knows when to stop asking Redis.
+    if (!redis) return new LeasedCounter(host, points, windowMs, exact);
+    const shared = new RedisCounts(redis.client, name, windowMs);
+    // The insurance strategy (as rate-limiter-flexible's insuranceLimiter), with each answer and miss reported, so the
+    // process knows when to stop asking Redis. A take the host answers gives one point only: the
+    // next request asks Redis again (and counts a miss, if Redis is still slow).
     const insured = <T>(fromRedis: () => Promise<T>, fromHost: () => Promise<T>): Promise<T> => {
       if (!redis.up) return fromHost();
       return redis.withinTimeout(fromRedis()).then(
@@ -86,81 +81,21 @@ export class LimitStore {
           return answer;
         },
         (e: unknown) => {
-          if (e instanceof RateLimiterRes) {
-            redis.answered();
-            throw e;
-          }
           redis.missed(e);
           return fromHost();
         },
       );
     };
-    return {
-      consume: (key) => insured(() => shared.consume(key), () => host.consume(key)),
-      get: (key) => insured(() => shared.get(key), () => host.get(key)),
+    const counts: SharedCounts = {
+      take: (key, want, limit) => insured(() => shared.take(key, want, limit), () => host.take(key, redis.up ? 1 : want, limit)),
+      peek: (key) => insured(() => shared.peek(key), () => host.peek(key)),
     };
+    return new LeasedCounter(counts, points, windowMs, exact);
   }
 
   async close(): Promise<void> {
     this.redis?.close();
   }
-
-  private hostCounter(name: string, points: number): Counter {
-    if (!cluster.isWorker) return new LocalCounter(points, WINDOW_SECONDS * 1000);
-    // The primary answers over IPC in well under a millisecond; the time-out is for a primary gone.
-    return new RateLimiterCluster({ keyPrefix: `svapi:${name}`, points, duration: WINDOW_SECONDS, timeoutMs: 2_000 });
-  }
-}
-
-/**
- * Counts in this process's memory, in fixed windows from a key's first point, as
- * rate-limiter-flexible's RateLimiterMemory counts; but it can answer at once (consumeNow), so the
- * check of a cached answer does not wait for a promise. Keys whose window has ended are dropped
- * at most once a window, when a new window starts.
- */
-class LocalCounter implements Counter {
-  private readonly windows = new Map<string, { used: number; endsAt: number }>();
-  private sweepAt = 0;
-
-  constructor(private readonly points: number, private readonly windowMs: number) {}
-
-  consumeNow(key: string): RateLimiterRes {
-    const now = Date.now();
-    let w = this.windows.get(key);
-    if (!w || w.endsAt <= now) {
-      this.sweep(now);
-      w = { used: 0, endsAt: now + this.windowMs };
-      this.windows.set(key, w);
-    }
-    w.used++;
-    const res = new RateLimiterRes(Math.max(this.points - w.used, 0), w.endsAt - now, w.used, w.used === 1);
-    if (w.used > this.points) throw res;
-    return res;
-  }
-
-  consume(key: string): Promise<RateLimiterRes> {
-    try {
-      return Promise.resolve(this.consumeNow(key));
-    } catch (e) {
-      return Promise.reject(e);
-    }
-  }
-
-  get(key: string): Promise<RateLimiterRes | null> {
-    const w = this.windows.get(key);
-    return Promise.resolve(w ? new RateLimiterRes(Math.max(this.points - w.used, 0), w.endsAt - Date.now(), w.used, false) : null);
-  }
-
-  private sweep(now: number): void {
-    if (now < this.sweepAt) return;
-    this.sweepAt = now + this.windowMs;
-    for (const [key, w] of this.windows) if (w.endsAt <= now) this.windows.delete(key);
-  }
-}
-
-/** In the cluster primary, before forking: holds the counts the workers' cluster counters use. */
-export function holdHostCounts(): void {
-  new RateLimiterClusterMaster();
 }
 
 /** The connection to Redis and whether the counts go there (up) or to the host. */

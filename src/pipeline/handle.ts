@@ -4,18 +4,20 @@ import { sendAnswer } from '../http/answer';
 import type { Req, Res } from '../http/exchange';
 import { clientAddress } from '../bindings/client-address';
 import type { Endpoint } from '../bindings/endpoints';
-import { OVERLOAD_RETRY_AFTER_S } from './in-flight';
+import { OVERLOAD_RETRY_AFTER_S } from './overload-report';
+import { DatabaseWaitTooLong } from './db-queue';
 import { logServiceError } from './log-error';
 import { authenticate, cached, decode } from './steps';
-import type { EndpointBinding } from './binding';
+import type { Call, EndpointBinding } from './binding';
+import type { OperationName, OperationParams } from '../generated/records';
 import type { ServiceContext } from './service-context';
 
 export type CallHandler = (req: Req, res: Res, operation: string | undefined) => Promise<void>;
 
 /**
- * The pipeline of an operation call, the same for every binding: limit (before the body is read),
- * read (the binding), authenticate, decode, then the cached answer (run the operation, render it
- * with the binding) sent as the request negotiates (http/answer.ts: compressed, or 304 to a
+ * The pipeline of an operation call, the same for every binding: admission (before the body is
+ * read), read (the binding), authenticate, decode, then the cached answer (or: wait for a database
+ * connection in the DbQueue, run the operation, render it with the binding) sent as the request negotiates (http/answer.ts: compressed, or 304 to a
  * conditional GET), and on any failure the binding's error answer. The access log reads what is
  * put in res.locals.
  */
@@ -41,19 +43,32 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
       const devId = authenticate(ctx.credentials, call, clientAddress(req, trustProxy));
       locals.devId = typeof devId === 'number' ? devId : await devId;
       const params = decode(call);
-      const made = cached(ctx.results, call.name, call.op, params, async () => binding.render(call, await call.op.run(ctx, params)));
+      const made = cached(ctx.results, call.name, call.op, params, async () => binding.render(call, await run(ctx, call, params)));
       const answer = made instanceof Promise ? await made : made;
       // Only a GET is conditional (HTTP GET): a POST's answer has no ETag and is never 304.
       sendAnswer(req, res, binding.contentType(call), answer, req.method === 'GET');
     } catch (e) {
-      const error = toServiceError(e);
+      // A refusal for overload is counted and logged as an overload (OverloadReport), not as a failure.
+      const refused = e instanceof DatabaseWaitTooLong;
+      const error = refused ? errors.overloaded(OVERLOAD_RETRY_AFTER_S) : toServiceError(e);
       // read may have named the call from its body before refusing it (binding.ts).
       name = locals.binding ?? name;
-      logServiceError(res, error, name ?? 'http', ctx.logger);
+      if (!refused) logServiceError(res, error, name ?? 'http', ctx.logger);
       locals.outcome = error.code;
       binding.writeError(res, error, name);
     } finally {
       release();
     }
   };
+}
+
+/** The operation, once one of the database connections is this call's (DbQueue). */
+async function run(ctx: ServiceContext, call: Call, params: OperationParams[OperationName]) {
+  const entered = ctx.dbQueue.enter();
+  const release = entered instanceof Promise ? await entered : entered;
+  try {
+    return await call.op.run(ctx, params);
+  } finally {
+    release();
+  }
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../log';
 import type { OperationContext } from '../operations/catalog';
 import type { WsdlDocuments } from '../bindings/wsdl-documents';
 import type { InFlightLimit } from './in-flight';
+import type { DbQueue } from './db-queue';
 
 /** What the pipeline's steps and the bindings share for the life of the service. */
 export interface ServiceContext extends OperationContext {
@@ -13,5 +14,7 @@ export interface ServiceContext extends OperationContext {
   credentials: CredentialChecker;
   results: ResultCache;
   limit: InFlightLimit;
+  /** Where operation calls wait for a database connection. */
+  dbQueue: DbQueue;
   wsdl: WsdlDocuments;
 }

@@ -24,12 +24,12 @@ export interface ServedApp {
 /**
  * Another instance of the service over an existing test database (which stays open), with its
  * own configuration; `databaseUrl` replaces the database's URL (a proxy in front of it). The rate
- * limits and the overload bound are far above what a test file sends unless a test sets them.
+ * limits are far above what a test file sends unless a test sets them; the overload guards are the defaults.
  */
 export async function serveOver(db: TestDatabase, env: NodeJS.ProcessEnv = {}, opts: { databaseUrl?: string; captureLog?: boolean } = {}): Promise<ServedApp> {
   const url = opts.databaseUrl ?? db.url;
   const config = loadConfig({
-    LOG_LEVEL: 'silent', SVAPI_RATE_LIMIT: '1000000', SVAPI_AUTH_FAIL_LIMIT: '1000000', SVAPI_MAX_IN_FLIGHT: '1000', ...env, DATABASE_URL: url,
+    LOG_LEVEL: 'silent', SVAPI_RATE_LIMIT: '1000000', SVAPI_AUTH_FAIL_LIMIT: '1000000', ...env, DATABASE_URL: url,
   });
   const log: Record<string, unknown>[] = [];
   const sink = new Writable({

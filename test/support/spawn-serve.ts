@@ -40,7 +40,6 @@ export async function spawnServe(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       SVAPI_RATE_LIMIT: '1000000',
-      SVAPI_MAX_IN_FLIGHT: '1000',
       SVAPI_DB_POOL_MAX: '4',
       ...env,
     },

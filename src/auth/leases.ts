@@ -1,0 +1,122 @@
+import { WindowCounts, type SharedCounts, type Taken } from './window-counts';
+
+/** The most points a process takes from the shared count at once. */
+export const MAX_LEASE = 10;
+/** A lease is at most this share of what the window still has, so leases shrink to one point near the limit. */
+const LEASE_SHARE = 10;
+
+/** Thrown when the key's window has no point left: RateLimited until it ends. */
+export class LimitExceeded extends Error {
+  constructor(readonly msLeft: number) {
+    super('limit reached');
+  }
+}
+
+/** One limit, counted per key (README: Deployment and scaling, "Limits"). */
+export interface Counter {
+  /**
+   * Uses one point at once when this process holds one: true. Throws LimitExceeded when the window
+   * is known to be used up. Undefined when only the shared count can tell (then `consume`).
+   */
+  consumeNow(key: string): true | undefined;
+  /** Uses one point, asking the shared count when needed; rejects with LimitExceeded. */
+  consume(key: string): Promise<void>;
+  /** The key's shared count (no point used). */
+  peek(key: string): Promise<Pick<Taken, 'used' | 'msLeft'>>;
+}
+
+interface Lease {
+  /** Points this process holds and may use without asking. */
+  points: number;
+  /** When the window of the shared count ends, by this process's clock. */
+  endsAt: number;
+  /** What the shared count had left after the last take. */
+  remaining: number;
+  /** Points asked for in the last take. */
+  asked: number;
+  /** The shared count gave nothing: the window is used up. */
+  spent: boolean;
+}
+
+/**
+ * A limit whose count is shared (the cluster primary, Redis) without a round trip per request:
+ * a process takes points in small batches (leases) and uses them locally. A lease is a tenth of
+ * what the shared window still has, at most MAX_LEASE points and at least one, so near the limit
+ * every request is counted in the shared count itself, and the shared count never gives more
+ * points than the limit in a window. When half a lease is used, the next is taken in the
+ * background: a steady stream of requests does not wait for the shared count. `exact` counts
+ * every point in the shared count (leases of one, taken when needed). Over this process's own
+ * memory (WindowCounts, `--workers 1`) every point is counted at once, exactly.
+ */
+export class LeasedCounter implements Counter {
+  private readonly leases = new Map<string, Lease>();
+  private readonly taking = new Map<string, Promise<void>>();
+  private sweepAt = 0;
+
+  constructor(private readonly counts: SharedCounts, private readonly limit: number, private readonly windowMs: number, private readonly exact = false) {}
+
+  consumeNow(key: string): true | undefined {
+    if (this.counts instanceof WindowCounts) {
+      const t = this.counts.takeNow(key, 1, this.limit);
+      if (t.granted === 0) throw new LimitExceeded(t.msLeft);
+      return true;
+    }
+    const now = Date.now();
+    const lease = this.leases.get(key);
+    if (!lease || lease.endsAt <= now) return undefined;
+    if (lease.points > 0) {
+      lease.points--;
+      if (!this.exact && lease.asked > 1 && lease.points <= lease.asked / 2 && lease.remaining > 0 && !this.taking.has(key)) {
+        void this.take(key);
+      }
+      return true;
+    }
+    if (lease.spent) throw new LimitExceeded(lease.endsAt - now);
+    return undefined;
+  }
+
+  async consume(key: string): Promise<void> {
+    // Each round either uses a point, or learns that none is left (consumeNow throws): points a
+    // take brings may go to other requests waiting for the same key, then this one asks again.
+    while (!this.consumeNow(key)) await this.take(key);
+  }
+
+  peek(key: string): Promise<Pick<Taken, 'used' | 'msLeft'>> {
+    return this.counts.peek(key);
+  }
+
+  /** One take at a time per key; requests that need it wait for the same one. */
+  private take(key: string): Promise<void> {
+    let taking = this.taking.get(key);
+    if (taking) return taking;
+    const now = Date.now();
+    const lease = this.leases.get(key);
+    const remaining = lease && lease.endsAt > now ? lease.remaining : this.limit;
+    const want = this.exact ? 1 : Math.max(1, Math.min(MAX_LEASE, Math.floor(remaining / LEASE_SHARE)));
+    taking = this.counts.take(key, want, this.limit).then((t) => this.keep(key, t, want)).finally(() => this.taking.delete(key));
+    this.taking.set(key, taking);
+    return taking;
+  }
+
+  private keep(key: string, t: Taken, asked: number): void {
+    const now = Date.now();
+    let lease = this.leases.get(key);
+    if (!lease || lease.endsAt <= now) {
+      this.sweep(now);
+      lease = { points: 0, endsAt: 0, remaining: 0, asked, spent: false };
+      this.leases.set(key, lease);
+    }
+    lease.points += t.granted;
+    lease.endsAt = now + t.msLeft;
+    lease.remaining = Math.max(0, this.limit - t.used);
+    lease.asked = asked;
+    lease.spent = t.granted === 0;
+  }
+
+  /** Leases whose window has ended are dropped at most once a window. */
+  private sweep(now: number): void {
+    if (now < this.sweepAt) return;
+    this.sweepAt = now + this.windowMs;
+    for (const [key, l] of this.leases) if (l.endsAt <= now) this.leases.delete(key);
+  }
+}

@@ -1,0 +1,166 @@
+import { performance } from 'node:perf_hooks';
+
+/** CoDel's interval, and the longest wait, in targets. */
+export const INTERVAL_TARGETS = 5;
+
+/** Weight of the latest call in the average time a slot is held. */
+const HOLD_WEIGHT = 0.1;
+
+/** Thrown (through the promise) to a call that waited, or would wait, too long for a database connection. */
+export class DatabaseWaitTooLong extends Error {}
+
+export interface DbQueueSettings {
+  /** Connections the calls share (SVAPI_DB_POOL_MAX): more calls than this wait here. */
+  slots: number;
+  /** CoDel's target (SVAPI_QUEUE_TARGET_MS): a wait above it for a whole interval is a standing queue. */
+  targetMs: number;
+}
+
+interface Waiter {
+  since: number;
+  grant: (release: () => void) => void;
+  refuse: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The operation calls of a process waiting for one of its database connections, with CoDel
+ * deciding when waiting has become useless (Nichols and Jacobson; as Facebook's folly/wangle
+ * apply it to a server's request queue):
+ * - a call gets a slot at once while one is free, else waits in order of arrival;
+ * - each call's wait is measured; the queue is overloaded for the next interval (5 x target)
+ *   when the shortest wait of the last interval stayed above the target (no call got through
+ *   quickly: the queue stands rather than absorbing a burst); a slot that frees goes to the
+ *   oldest waiter, except that while overloaded a waiter that has already waited more than twice
+ *   the target is refused instead (it is late: served now it would keep the queue standing);
+ * - whatever the state, no call waits more than 5 x target (its deadline): it is refused then,
+ *   or at once when the waiters ahead of it, at the recent time a call holds a slot, would make
+ *   it wait longer than that (twice the target while overloaded).
+ * A burst that drains within an interval is served whole, however long the queue grew.
+ */
+export class DbQueue {
+  /** Calls refused for their wait since the start. */
+  refused = 0;
+  private inUse = 0;
+  private readonly queue: Waiter[] = [];
+  private head = 0;
+  private readonly intervalMs: number;
+  private readonly sloughMs: number;
+  private readonly maxWaitMs: number;
+  private intervalEnds: number;
+  private shortest = Infinity;
+  private overloadedNow = false;
+  /** How long a call holds a slot, on average of the recent ones (ms). */
+  private holdMs = 0;
+
+  constructor(private readonly settings: DbQueueSettings, private readonly onRefuse: () => void = () => {}, private readonly now = () => performance.now()) {
+    this.intervalMs = INTERVAL_TARGETS * settings.targetMs;
+    this.sloughMs = 2 * settings.targetMs;
+    this.maxWaitMs = INTERVAL_TARGETS * settings.targetMs;
+    this.intervalEnds = now() + this.intervalMs;
+  }
+
+  /** Calls waiting for a slot now. */
+  get waiting(): number {
+    return this.queue.length - this.head;
+  }
+
+  get overloaded(): boolean {
+    this.roll(this.now());
+    return this.overloadedNow;
+  }
+
+  /**
+   * A slot: the function given releases it (once). At once when one is free (no promise, no
+   * waiting); else a promise that rejects with DatabaseWaitTooLong when waiting would make the call late.
+   */
+  enter(): (() => void) | Promise<() => void> {
+    const now = this.now();
+    this.roll(now);
+    if (this.inUse < this.settings.slots && this.waiting === 0) {
+      this.granted(0);
+      return this.releaser();
+    }
+    // Waiting would make it late: refused now rather than after the wait.
+    const expected = ((this.waiting + 1) / this.settings.slots) * this.holdMs;
+    if (expected > (this.overloadedNow ? this.sloughMs : this.maxWaitMs)) {
+      this.refused++;
+      this.onRefuse();
+      return Promise.reject(new DatabaseWaitTooLong('no database connection in time'));
+    }
+    return new Promise((grant, refuse) => {
+      const waiter: Waiter = { since: now, grant, refuse, timer: undefined as unknown as NodeJS.Timeout };
+      waiter.timer = setTimeout(() => this.expire(waiter), this.maxWaitMs);
+      this.queue.push(waiter);
+    });
+  }
+
+  private releaser(): () => void {
+    let held = true;
+    const since = this.now();
+    return () => {
+      if (!held) return;
+      held = false;
+      this.holdMs += (this.now() - since - this.holdMs) * HOLD_WEIGHT;
+      this.inUse--;
+      this.next();
+    };
+  }
+
+  /** Hands free slots to the oldest waiters; while overloaded, refuses those already late. */
+  private next(): void {
+    while (this.inUse < this.settings.slots && this.waiting > 0) {
+      const w = this.queue[this.head];
+      this.queue[this.head++] = undefined as unknown as Waiter;
+      if (this.head > 1024 && this.head * 2 > this.queue.length) {
+        this.queue.splice(0, this.head);
+        this.head = 0;
+      }
+      clearTimeout(w.timer);
+      const now = this.now();
+      const waited = now - w.since;
+      this.roll(now);
+      if (this.overloadedNow && waited > this.sloughMs) {
+        this.refuse(w);
+        continue;
+      }
+      this.granted(waited);
+      w.grant(this.releaser());
+    }
+  }
+
+  private granted(waitedMs: number): void {
+    this.inUse++;
+    if (waitedMs < this.shortest) this.shortest = waitedMs;
+  }
+
+  private expire(w: Waiter): void {
+    const i = this.queue.indexOf(w, this.head);
+    if (i < 0) return;
+    this.queue.splice(i, 1);
+    this.roll(this.now());
+    this.refuse(w);
+  }
+
+  private refuse(w: Waiter): void {
+    this.refused++;
+    this.onRefuse();
+    w.refuse(new DatabaseWaitTooLong('no database connection in time'));
+  }
+
+  /**
+   * At the end of an interval: overloaded for the next when no call got a slot within the target
+   * in it. An interval in which no call got one counts by the oldest waiter's wait so far (none
+   * waiting: not overloaded).
+   */
+  private roll(now: number): void {
+    if (now < this.intervalEnds) return;
+    const oldest = this.waiting > 0 ? now - this.queue[this.head].since : 0;
+    // An interval or more without a roll: the waits measured before say nothing of the last interval.
+    const stale = now >= this.intervalEnds + this.intervalMs;
+    const shortest = this.shortest === Infinity || stale ? oldest : this.shortest;
+    this.overloadedNow = shortest > this.settings.targetMs;
+    this.shortest = Infinity;
+    this.intervalEnds = now + this.intervalMs;
+  }
+}

@@ -1,0 +1,89 @@
+// LeasedCounter (src/auth/leases.ts): processes sharing one count take points in leases and count
+// them locally. Several counters over one shared count (as the workers of a host over their
+// primary, or instances over Redis), driven without any process or network.
+
+import { LeasedCounter, LimitExceeded, MAX_LEASE } from '../src/auth/leases';
+import { WindowCounts, type SharedCounts } from '../src/auth/window-counts';
+
+/** One shared count, answered asynchronously (as over IPC or Redis), with the takes it was asked. */
+function sharedCount() {
+  const counts = new WindowCounts(60_000);
+  const asked: number[] = [];
+  const shared: SharedCounts = {
+    take: async (key, want, limit) => {
+      asked.push(want);
+      await new Promise((r) => setImmediate(r));
+      return counts.takeNow(key, want, limit);
+    },
+    peek: async (key) => counts.peekNow(key),
+  };
+  return { shared, asked };
+}
+
+async function outcome(counter: LeasedCounter, key: string): Promise<'OK' | 'RateLimited'> {
+  try {
+    if (counter.consumeNow(key) !== true) await counter.consume(key);
+    return 'OK';
+  } catch (e) {
+    if (e instanceof LimitExceeded) return 'RateLimited';
+    throw e;
+  }
+}
+
+test('150 requests in turn over 4 processes at a limit of 100: exactly 100 answered', async () => {
+  const { shared } = sharedCount();
+  const processes = Array.from({ length: 4 }, () => new LeasedCounter(shared, 100, 60_000));
+  const tally: Record<string, number> = {};
+  for (let i = 0; i < 150; i++) {
+    const o = await outcome(processes[i % 4], 'k');
+    tally[o] = (tally[o] ?? 0) + 1;
+  }
+  expect(tally).toEqual({ OK: 100, RateLimited: 50 });
+});
+
+test('concurrent requests over 4 processes never get more than the limit', async () => {
+  const { shared } = sharedCount();
+  const processes = Array.from({ length: 4 }, () => new LeasedCounter(shared, 100, 60_000));
+  const outcomes = await Promise.all(Array.from({ length: 400 }, (_, i) => outcome(processes[i % 4], 'k')));
+  const ok = outcomes.filter((o) => o === 'OK').length;
+  expect(ok).toBeLessThanOrEqual(100);
+  expect(ok).toBeGreaterThanOrEqual(100 - 3 * MAX_LEASE);
+});
+
+test('a steady stream is counted from leases (a take per several requests), and near the limit every request is counted exactly', async () => {
+  const { shared, asked } = sharedCount();
+  const counter = new LeasedCounter(shared, 600, 60_000);
+  let waited = 0;
+  // One request a turn of the event loop, as requests arrive.
+  for (let i = 0; i < 200; i++) {
+    if (counter.consumeNow('k') !== true) {
+      waited++;
+      await counter.consume('k');
+    }
+    await new Promise((r) => setImmediate(r));
+  }
+  // Leases of 10 taken ahead: only the first request waited for the shared count.
+  expect(waited).toBe(1);
+  expect(asked.length).toBeLessThanOrEqual(21);
+  expect(asked.slice(0, 5)).toEqual([MAX_LEASE, MAX_LEASE, MAX_LEASE, MAX_LEASE, MAX_LEASE]);
+  // Drain the rest of the window: the leases shrink to one point each.
+  let answered = 200;
+  for (;;) {
+    if ((await outcome(counter, 'k')) === 'RateLimited') break;
+    answered++;
+    await new Promise((r) => setImmediate(r));
+  }
+  expect(answered).toBe(600);
+  expect(asked.slice(-10, -1).every((want) => want === 1)).toBe(true);
+});
+
+test('exact counting takes one point per request from the shared count', async () => {
+  const { shared, asked } = sharedCount();
+  const counter = new LeasedCounter(shared, 3, 60_000, true);
+  const outcomes = [];
+  for (let i = 0; i < 5; i++) outcomes.push(await outcome(counter, 'k'));
+  expect(outcomes).toEqual(['OK', 'OK', 'OK', 'RateLimited', 'RateLimited']);
+  expect(asked).toEqual([1, 1, 1, 1]);
+  // The refused take is counted beyond the limit: the shared count shows the address over it.
+  expect((await shared.peek('k')).used).toBe(4);
+});
