@@ -81,6 +81,26 @@ export function databaseLocation(config: DatabaseConfig): string {
   return url.toString();
 }
 
+/** The database named by the URL could not be reached or refused the connection. */
+export class DatabaseUnreachableError extends Error {
+  constructor(where: string, cause: unknown, readonly refused: boolean) {
+    super(`cannot connect to the database at ${where}: ${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}`);
+  }
+}
+
+/**
+ * Opens a connection, so a wrong URL is said in one line before any other work. `refused`: the
+ * server answered and said no (no such database, wrong credentials), which waiting will not fix.
+ */
+export async function requireReachable(knex: Knex, where: string): Promise<void> {
+  try {
+    await knex.raw('SELECT 1');
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    throw new DatabaseUnreachableError(where, e, typeof code === 'string' && (code === '3D000' || code.startsWith('28')));
+  }
+}
+
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
 const CLIENT_TIMEOUT_MARGIN_MS = 500;
@@ -112,7 +132,7 @@ export function knexConfig(url: string, role: Role, config: DatabaseConfig, embe
     // answer: it is dropped rather than handed to the next request.
     pool: { min: 0, max: embedded ? Math.min(config.SVAPI_DB_POOL_MAX, 8) : config.SVAPI_DB_POOL_MAX, validate: (c: unknown) => !pgClientBusy(c) },
     // knex reports connection trouble itself (console by default): into the JSON log instead.
-    log: knexLog(config),
+    log: knexLog(config, role),
     // knex's public place for settings of one's own, read as knex.userParams by queries/statements.ts: PGlite is one session behind a multiplexer, where a statement
     // prepared by name on one connection would collide with the same name from another.
     userParams: { namedStatements: !embedded && config.SVAPI_DB_NAMED_STATEMENTS },
@@ -123,11 +143,13 @@ export function knexConfig(url: string, role: Role, config: DatabaseConfig, embe
   return settings;
 }
 
-function knexLog(config: DatabaseConfig): Knex.Config['log'] {
+function knexLog(config: DatabaseConfig, role: Role): Knex.Config['log'] {
   const log = createLogger(config.LOG_LEVEL).child({ component: 'knex' });
-  const text = (m: unknown) => (m instanceof Error ? m.message : String(m));
+  // The first line: a failed connection's message carries its stack.
+  const text = (m: unknown) => (m instanceof Error ? m.message : String(m)).split('\n')[0];
   return {
-    warn: (m: unknown) => log.warn(text(m)),
+    // An admin command says itself, in one line, why it could not connect (requireReachable).
+    warn: (m: unknown) => (role === 'admin' && text(m).startsWith('Acquire connection error') ? log.debug(text(m)) : log.warn(text(m))),
     error: (m: unknown) => log.error(text(m)),
     deprecate: (method: string, alternative: string) => log.warn(`${method} is deprecated, use ${alternative}`),
     debug: (m: unknown) => log.debug(text(m)),
