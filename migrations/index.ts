@@ -7,9 +7,9 @@ import { PACKAGE_ROOT } from '../src/package-root';
 const MIGRATION_FILE = /^(\d+_[^.]+)\.(js|ts)$/;
 
 export interface MigrationSpec {
-  /** The file without its extension: what knex_migrations records, so a file may be compiled. */
-  name: string;
+  /** The file's name without its extension: what knex_migrations records (the file may be compiled), and `npx knex migrate:list` prints. */
   file: string;
+  path: string;
 }
 
 let found: MigrationSpec[] | undefined;
@@ -27,8 +27,8 @@ export function migrationSpecs(): MigrationSpec[] {
     const name = MIGRATION_FILE.exec(file)?.[1];
     if (!name) return;
     const other = byName.get(name);
-    if (other && path.dirname(other.file) === dir) throw new Error(`two files for the migration ${name}: ${path.basename(other.file)} and ${file}`);
-    byName.set(name, { name, file: path.join(dir, file) });
+    if (other && path.dirname(other.path) === dir) throw new Error(`two files for the migration ${name}: ${path.basename(other.path)} and ${file}`);
+    byName.set(name, { file: name, path: path.join(dir, file) });
   };
   for (const file of fs.readdirSync(__dirname)) add(__dirname, file);
   const checkout = path.join(PACKAGE_ROOT, 'migrations');
@@ -42,17 +42,16 @@ export function migrationSpecs(): MigrationSpec[] {
       }
     }
   }
-  found = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  found = [...byName.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return found;
 }
 
 /** Every migration's name, in the order they run. */
-export const migrationNames = (): string[] => migrationSpecs().map((m) => m.name);
+export const migrationNames = (): string[] => migrationSpecs().map((m) => m.file);
 
-// `npx knex migrate:list` prints each migration's name.
 export const migrationSource: Knex.MigrationSource<MigrationSpec> = {
   getMigrations: async () => migrationSpecs(),
-  getMigrationName: (spec) => spec.name,
+  getMigrationName: (spec) => spec.file,
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  getMigration: async (spec) => require(spec.file) as Knex.Migration,
+  getMigration: async (spec) => require(spec.path) as Knex.Migration,
 };

@@ -16,6 +16,7 @@ const END_TO_END = [
   'embedded', // svapi serve creating its own embedded database, twice
   'compiled-bin', // builds dist/ and runs it
   'knexfile', // knex's own CLI
+  'dba-migrations', // knex's migrate:make, latest and rollback, and svapi migrate, in a copy of the project
   'cli', // svapi's CLI run some twenty times
   'search-index', // EXPLAIN over 100,000-row tables
 ];
