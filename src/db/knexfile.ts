@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
-import { ConfigError, loadDatabaseConfig } from '../config';
+import { ConfigError, CONFIG_EXIT_CODE, loadDatabaseConfig } from '../config';
 import { databaseLocation, knexConfig } from './connect';
 import { requireCurrentSchema, SchemaNotCurrentError } from './migrate';
 import { migrationSource } from '../../migrations';
 import { seedSource } from '../../seeds';
 
-export { ConfigError };
+export { ConfigError, CONFIG_EXIT_CODE };
 
 /**
  * The settings knex's own CLI uses (`npx knex migrate:latest`, `migrate:rollback`, `migrate:make`,
