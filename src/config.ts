@@ -16,7 +16,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 /** Every setting, its default and what it allows. The README's table is written from this. */
 const schema = z.object({
-  DATABASE_URL: url().optional().describe('Postgres URL; unset = embedded PGlite database'),
+  DATABASE_URL: url('a postgres:// or postgresql:// URL').regex(/^postgres(ql)?:\/\//, { error: 'a postgres:// or postgresql:// URL' }).optional().describe('Postgres URL; unset = embedded PGlite database'),
   SVAPI_DATA_DIR: z.string().min(1).default('.svapi-data').describe('folder of the embedded database'),
   HOST: z.string().min(1).default('0.0.0.0').describe('address to listen on'),
   PORT: int(0, 65535).default(8080).describe('port to listen on'),

@@ -127,7 +127,7 @@ test('a bad setting or option stops the command in one line naming it and what i
     [['migrate'], { SVAPI_DB_POOL_MAX: 'zero' }, 'svapi: SVAPI_DB_POOL_MAX: "zero" is not an integer from 1 to 1000 (database connections per process)'],
     [['keys', 'list'], { SVAPI_DB_TIMEOUT_MS: 'soon' }, 'svapi: SVAPI_DB_TIMEOUT_MS: "soon" is not an integer of at least 1 (statement time-out in milliseconds)'],
     [['serve'], { SVAPI_TRUST_PROXY: 'maybe' }, 'svapi: SVAPI_TRUST_PROXY: "maybe" is not true or false (or 1/0, yes/no, on/off) (honour X-Forwarded-Proto/Host/For from one proxy in front)'],
-    [['serve'], { DATABASE_URL: 'db.example.net:5432' }, 'svapi: DATABASE_URL: the value is not a URL (Postgres URL; unset = embedded PGlite database)'],
+    [['serve'], { DATABASE_URL: 'db.example.net:5432' }, 'svapi: DATABASE_URL: the value is not a postgres:// or postgresql:// URL (Postgres URL; unset = embedded PGlite database)'],
     [['serve', '--port', 'x'], {}, "error: option '-p, --port <port>' argument 'x' is invalid. a port is an integer 0..65535"],
     [['keys', 'revoke', 'abc'], {}, "error: command-argument value 'abc' is invalid for argument 'DevID'. a DevID is a 32-bit integer"],
   ];
@@ -141,7 +141,7 @@ test('a DATABASE_URL naming no database, a closed port or an unknown host: one l
   const noDatabase = 'postgres://postgres@127.0.0.1:5432/svapi_no_such_database';
   const urls: [string, RegExp][] = [
     [noDatabase, /database "svapi_no_such_database" does not exist/],
-    [`postgres://postgres@127.0.0.1:${await closedPort()}/x`, /connect ECONNREFUSED/],
+    [`postgres://postgres@127.0.0.1:${await closedPort()}/x`, /connect ECONNREFUSED 127\.0\.0\.1:\d+/],
     ['postgres://postgres@svapi-no-such-host.invalid:5432/x', /getaddrinfo (ENOTFOUND|EAI_AGAIN) svapi-no-such-host\.invalid/],
   ];
   const runs = await Promise.all([

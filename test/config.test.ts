@@ -29,7 +29,8 @@ test('a bad value names the variable and what is allowed', () => {
   expect(message({ LOG_LEVEL: 'loud' })).toBe('LOG_LEVEL: "loud" is not one of fatal, error, warn, info, debug, trace, silent (log level)');
   expect(message({ SVAPI_KEY_CACHE_MS: '60000' })).toMatch(/^SVAPI_KEY_CACHE_MS: "60000" is not an integer from 0 to 5000 /);
   // A URL may hold a password: its value is not repeated.
-  expect(message({ DATABASE_URL: 'not a url' })).toBe('DATABASE_URL: the value is not a URL (Postgres URL; unset = embedded PGlite database)');
+  expect(message({ DATABASE_URL: 'not a url' })).toBe('DATABASE_URL: the value is not a postgres:// or postgresql:// URL (Postgres URL; unset = embedded PGlite database)');
+  expect(message({ DATABASE_URL: 'db.example.net:5432' })).toMatch(/^DATABASE_URL: the value is not a postgres:\/\//);
   expect(message({ SVAPI_REDIS_URL: 'localhost:6379' })).toMatch(/^SVAPI_REDIS_URL: the value is not a redis:\/\/ or rediss:\/\/ URL \(/);
   // One line per bad variable.
   expect(message({ PORT: 'x', HOST: '' , SVAPI_RATE_LIMIT: '-1' }).split('\n').map((l) => l.split(':')[0])).toEqual(['PORT', 'SVAPI_RATE_LIMIT']);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { DatabaseConfig } from '../config';
 import { startEmbedded, type EmbeddedServer } from './embedded';
+import { currentTemplate } from './embedded-template';
 import { migrateLatest } from './migrate';
 import { pgClientBusy } from './pg-busy';
 import { seed, SAMPLE_DATA_DIR } from '../../seeds/sample';
@@ -39,12 +40,18 @@ export async function openDatabase(config: DatabaseConfig, role: Role, opts: Ope
       opening = { since: performance.now(), created };
       report(created ? `first start: creating the embedded database in ${dir} ...` : `opening the embedded database in ${dir} ...`);
     },
+    // The service's first start copies the database `npm run build` prepared (migrated, with the
+    // sample data); the other commands start from an empty one, which they migrate.
+    template: role === 'service' ? currentTemplate : undefined,
   });
-  if (opening) report(`${opening.created ? 'first start: created' : 'opened'} the embedded database (${seconds(opening.since)})`);
+  if (opening) {
+    const how = embedded?.fromTemplate ? ' from the prepared copy, migrated and with the sample data' : '';
+    report(`${opening.created ? 'first start: created' : 'opened'} the embedded database${how} (${seconds(opening.since)})`);
+  }
   const url = config.DATABASE_URL ?? embedded!.url;
   // sharedEmbedded: the embedded treatment (no session-level settings) for another process's embedded database.
   const knex = createKnex(url, role, config, Boolean(embedded) || Boolean(opts.sharedEmbedded));
-  if (embedded?.created) {
+  if (embedded?.created && !embedded.fromTemplate) {
     const migrating = performance.now();
     report('first start: creating the schema ...');
     const applied = await migrateLatest(knex);

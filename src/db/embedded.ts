@@ -15,6 +15,8 @@ export interface EmbeddedServer {
   owner: boolean;
   /** True when the data folder did not exist before: the caller migrates and seeds it. */
   created: boolean;
+  /** Created as a copy of a prepared database (opts.template), already migrated and seeded. */
+  fromTemplate: boolean;
   /** The database's files as a tarball, for `loadDataDir` (tests start from migrated copies). */
   dump(): Promise<Blob>;
   stop(): Promise<void>;
@@ -45,12 +47,12 @@ interface State {
  * passwords). The in-memory database (tests) listens on a loopback port instead. `onOpen` is
  * called before this process opens the data folder, or creates it (both take seconds).
  */
-export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: string, created: boolean) => void; loadDataDir?: Blob } = {}): Promise<EmbeddedServer> {
+export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: string, created: boolean) => void; loadDataDir?: Blob; template?: () => string | undefined } = {}): Promise<EmbeddedServer> {
   const inMemory = dataDir === MEMORY;
   const dir = inMemory ? '' : path.resolve(dataDir);
   if (!inMemory) {
     const running = await runningServer(dir);
-    if (running) return { url: running, owner: false, created: false, dump: notOwner, stop: async () => {} };
+    if (running) return { url: running, owner: false, created: false, fromTemplate: false, dump: notOwner, stop: async () => {} };
   }
   const created = inMemory || !fs.existsSync(path.join(dir, 'PG_VERSION'));
   // PGlite writes new files with the process's umask, so it is owner-only while PGlite runs.
@@ -61,6 +63,9 @@ export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: stri
       fs.chmodSync(dir, 0o700);
       opts.onOpen?.(dir, created);
     }
+    // A new folder starts as a copy of the prepared database, when there is a current one.
+    const template = created && !inMemory ? opts.template?.() : undefined;
+    if (template) fs.cpSync(template, dir, { recursive: true });
     // A copy of another database's files (in memory only) skips initdb, which takes seconds.
     const db = await PGlite.create({ dataDir: inMemory ? undefined : dir, loadDataDir: inMemory ? opts.loadDataDir : undefined, extensions: { pg_trgm } });
     // The files PGlite unpacks into a new folder are 0666, as are those of folders made before.
@@ -82,6 +87,7 @@ export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: stri
       url,
       owner: true,
       created,
+      fromTemplate: Boolean(template),
       dump: () => db.dumpDataDir('none'),
       stop: async () => {
         await server.stop();
