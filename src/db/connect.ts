@@ -42,7 +42,7 @@ export async function openDatabase(config: DatabaseConfig, role: Role, opts: Ope
     },
     // The service's first start copies the database `npm run build` prepared (migrated, with the
     // sample data); the other commands start from an empty one, which they migrate.
-    template: role === 'service' ? currentTemplate : undefined,
+    template: role === 'service' ? () => currentTemplate() : undefined,
   });
   if (opening) {
     const how = embedded?.fromTemplate ? ' from the prepared copy, migrated and with the sample data' : '';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../package-root';
-import { migrationSpecs } from '../../migrations';
+import { migrationSpecs, type MigrationSpec } from '../../migrations';
 import { SAMPLE_DATA_DIR } from '../../seeds/sample';
 
 /**
@@ -20,11 +20,11 @@ const KEY = 'key';
  * sample data. Any change (a new or edited migration) gives another key, so the template is
  * not used until `npm run build` makes it again.
  */
-export function templateKey(): string {
+export function templateKey(migrations: readonly MigrationSpec[] = migrationSpecs()): string {
   const hash = crypto.createHash('sha256');
   const pglite = path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json');
   hash.update(JSON.parse(fs.readFileSync(pglite, 'utf8')).version).update('\0');
-  for (const m of migrationSpecs()) hash.update(m.file).update('\0').update(fs.readFileSync(m.path)).update('\0');
+  for (const m of migrations) hash.update(m.file).update('\0').update(fs.readFileSync(m.path)).update('\0');
   const loader = path.join(__dirname, '..', 'load');
   for (const [dir, label] of [[SAMPLE_DATA_DIR, 'seed'], [loader, 'load']]) {
     const files = fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
@@ -35,22 +35,22 @@ export function templateKey(): string {
 }
 
 /** The template's data folder when it matches the current code, else undefined. */
-export function currentTemplate(): string | undefined {
+export function currentTemplate(root = TEMPLATE_DIR): string | undefined {
   try {
-    if (fs.readFileSync(path.join(TEMPLATE_DIR, KEY), 'utf8').trim() !== templateKey()) return undefined;
+    if (fs.readFileSync(path.join(root, KEY), 'utf8').trim() !== templateKey()) return undefined;
   } catch {
     return undefined;
   }
-  return path.join(TEMPLATE_DIR, DATA);
+  return path.join(root, DATA);
 }
 
 /**
  * Makes the template unless the current one matches. `make(dir)` creates, migrates and seeds a
  * database in `dir` (src/db/build-embedded-template.ts). Built beside the old one and swapped in.
  */
-export async function buildTemplate(make: (dir: string) => Promise<void>): Promise<boolean> {
-  if (currentTemplate()) return false;
-  const building = `${TEMPLATE_DIR}.building-${process.pid}`;
+export async function buildTemplate(make: (dir: string) => Promise<void>, root = TEMPLATE_DIR): Promise<boolean> {
+  if (currentTemplate(root)) return false;
+  const building = `${root}.building-${process.pid}`;
   fs.rmSync(building, { recursive: true, force: true });
   try {
     await make(path.join(building, DATA));
@@ -58,8 +58,8 @@ export async function buildTemplate(make: (dir: string) => Promise<void>): Promi
     // and no secret, and each copy of it is made its owner's only when it is opened.
     makeReadable(building);
     fs.writeFileSync(path.join(building, KEY), `${templateKey()}\n`, { mode: 0o644 });
-    fs.rmSync(TEMPLATE_DIR, { recursive: true, force: true });
-    fs.renameSync(building, TEMPLATE_DIR);
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.renameSync(building, root);
   } finally {
     fs.rmSync(building, { recursive: true, force: true });
   }
