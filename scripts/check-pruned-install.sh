@@ -97,7 +97,13 @@ echo "--- npx knex migrate:make: applied by npx svapi migrate, rolled back and a
 knex migrate:make add_index >/dev/null
 made=$(ls migrations/*_add_index.js) || fail "knex migrate:make wrote no migrations/*_add_index.js"
 name=$(basename "$made" .js)
-[ "$(svapi migrate)" = "applied: $name" ] || fail "npx svapi migrate did not apply $name"
+# What a DBA writes into knex's template: a change, and its undoing.
+cat >"$made" <<'JS'
+exports.up = (knex) => knex.schema.createTable('pruned_check', (t) => t.increments('id'));
+exports.down = (knex) => knex.schema.dropTable('pruned_check');
+JS
+applied=$(svapi migrate)
+[ "$applied" = "applied: $name" ] || fail "npx svapi migrate did not apply $name: $applied"
 knex migrate:rollback | grep -q 'Batch 2 rolled back: 1 migrations' || fail "npx knex migrate:rollback did not undo $name"
 knex migrate:latest | grep -q 'Batch 2 run: 1 migrations' || fail "npx knex migrate:latest did not apply $name"
 knex migrate:list | grep -qx "$name" || fail "npx knex migrate:list does not list $name"

@@ -3,39 +3,34 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadDatabaseConfig } from '../src/config';
-import { createKnex, openDatabase } from '../src/db/connect';
-import { startEmbedded } from '../src/db/embedded';
-import { buildTemplate, currentTemplate, templateKey } from '../src/db/embedded-template';
+import { ROOT, run } from './support/cli';
+import { currentTemplate, templateKey } from '../src/db/embedded-template';
 import { migrationNames, migrationSpecs } from '../migrations';
 
 let tmp: string;
 let root: string;
+/** Runs test/support/embedded-template-run.ts; its JSON answer. */
+async function child(...args: string[]): Promise<Record<string, unknown>> {
+  const result = await run(process.execPath, [path.join(ROOT, 'bin/run-ts.js'), path.join(ROOT, 'test/support/embedded-template-run.ts'), ...args]);
+  expect([result.code, result.stderr]).toEqual([0, '']);
+  return JSON.parse(result.stdout);
+}
+
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svapi-template-'));
   root = path.join(tmp, 'template');
-  const built = await buildTemplate(async (dir) => {
-    const db = await openDatabase(loadDatabaseConfig({ SVAPI_DATA_DIR: dir, LOG_LEVEL: 'silent' }), 'service');
-    await db.close();
-  }, root);
-  expect(built).toBe(true);
+  expect(await child('build', root)).toEqual({ built: true });
 }, 300_000); // PGlite's initdb: seconds of CPU, more on a loaded machine
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 test('a new data folder is a copy of the template: migrated, with the sample data, no credential, its owner\'s only', async () => {
-  expect(await buildTemplate(() => Promise.reject(new Error('not made again while current')), root)).toBe(false);
+  expect(currentTemplate(root)).toBe(path.join(root, 'data'));
+  // Not made again while current.
+  expect(await child('build', root)).toEqual({ built: false });
   const dir = path.join(tmp, 'data');
-  const server = await startEmbedded(dir, { template: () => currentTemplate(root) });
-  const knex = createKnex(server.url, 'admin', loadDatabaseConfig({ LOG_LEVEL: 'silent' }), true);
-  try {
-    expect([server.created, server.fromTemplate]).toEqual([true, true]);
-    expect(await knex('knex_migrations').orderBy('name').pluck('name')).toEqual(migrationNames());
-    expect(Number((await knex('monsters').count({ n: '*' }))[0].n)).toBeGreaterThan(0);
-    expect(Number((await knex('dev_keys').count({ n: '*' }))[0].n)).toBe(0);
-  } finally {
-    await knex.destroy();
-    await server.stop();
-  }
+  expect(await child('open', root, dir)).toEqual({
+    created: true, fromTemplate: true, migrations: migrationNames(), monsters: expect.any(Number), devKeys: 0,
+  });
   expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
   const open = fs.readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => !e.isSymbolicLink() && fs.statSync(path.join(e.parentPath, e.name)).mode & 0o077)
@@ -44,15 +39,11 @@ test('a new data folder is a copy of the template: migrated, with the sample dat
 }, 120_000);
 
 test('a template made from other migrations is not used: the folder is created as before', async () => {
-  const other = [...migrationSpecs(), { file: '29991231000000_later', path: path.join(__dirname, '../migrations/index.ts') }];
+  const other = [...migrationSpecs(), { file: '29991231000000_later', path: path.join(ROOT, 'migrations/index.ts') }];
   expect(templateKey(other)).not.toBe(templateKey());
   fs.writeFileSync(path.join(root, 'key'), `${templateKey(other)}\n`);
   expect(currentTemplate(root)).toBeUndefined();
-  const dir = path.join(tmp, 'data-stale');
-  const server = await startEmbedded(dir, { template: () => currentTemplate(root) });
-  try {
-    expect([server.created, server.fromTemplate]).toEqual([true, false]);
-  } finally {
-    await server.stop();
-  }
+  expect(await child('open', root, path.join(tmp, 'data-stale'))).toEqual({
+    created: true, fromTemplate: false, migrations: [], monsters: 0, devKeys: 0,
+  });
 }, 300_000);
