@@ -64,8 +64,14 @@ export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: stri
       opts.onOpen?.(dir, created);
     }
     // A new folder starts as a copy of the prepared database, when there is a current one.
-    const template = created && !inMemory ? opts.template?.() : undefined;
-    if (template) fs.cpSync(template, dir, { recursive: true });
+    let template = created && !inMemory ? opts.template?.() : undefined;
+    try {
+      if (template) fs.cpSync(template, dir, { recursive: true });
+    } catch {
+      // A partial copy is no database: the folder is emptied (it may be a mount point) and created as without one.
+      for (const entry of fs.readdirSync(dir)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+      template = undefined;
+    }
     // A copy of another database's files (in memory only) skips initdb, which takes seconds.
     const db = await PGlite.create({ dataDir: inMemory ? undefined : dir, loadDataDir: inMemory ? opts.loadDataDir : undefined, extensions: { pg_trgm } });
     // The files PGlite unpacks into a new folder are 0666, as are those of folders made before.
