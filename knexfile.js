@@ -15,14 +15,14 @@ function settingsModule() {
 }
 
 module.exports = async () => {
-  const { knexfile, ConfigError } = settingsModule();
+  const { knexfile, ConfigError, CONFIG_EXIT_CODE } = settingsModule();
   try {
     return await knexfile();
   } catch (e) {
     // Said as svapi says it, not as a stack trace under "Failed to read config from knexfile".
     if (e instanceof ConfigError) {
       console.error(e.message);
-      process.exit(2);
+      process.exit(CONFIG_EXIT_CODE);
     }
     throw e;
   }

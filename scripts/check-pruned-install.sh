@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The compiled production install works without any dev dependency (no tsx, no TypeScript).
-# In a fresh clone of this checkout's HEAD (committed changes only):
-#   npm ci && npm run build && npm prune --omit=dev
-# then, run from outside the clone (so no path depends on the working directory), on the embedded
-# database and on a new database on a Postgres server:
-#   svapi serve (first start on the embedded database: migrates and seeds from the compiled code),
-#   svapi migrate, svapi load <dir>, svapi keys create/list, svapi serve: /healthz and GetMonster.
+# The compiled production install works without any dev dependency (no tsx, no TypeScript), with
+# the commands spelled as the README spells them. In a fresh clone of this checkout's HEAD
+# (committed changes only):
+#   npm ci (which must print no install-script warning) && npm run build && npm prune --omit=dev
+# then, in the clone, on the embedded database and on a new database on a Postgres server:
+#   npm start (first start on the embedded database: the copy the build prepared),
+#   npx svapi --version, --help, migrate, load <dir>, keys create/list, and serve: /healthz and
+#   GetMonster; on the server, npx knex migrate:make, then npx svapi migrate, npx knex
+#   migrate:rollback and migrate:latest on that new migration.
 # Usage: scripts/check-pruned-install.sh [SERVER_URL]  (default postgres://postgres@127.0.0.1:5432/postgres;
 # a database is created there and dropped at the end). Exits non-zero at the first failure.
 set -euo pipefail
@@ -24,16 +26,27 @@ fail() { echo "check-pruned-install: $*" >&2; exit 1; }
 
 echo "--- clone, npm ci, npm run build, npm prune --omit=dev"
 git clone --quiet "$repo" "$tmp/svapi"
-(cd "$tmp/svapi" && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build && npm prune --omit=dev --no-audit --no-fund --loglevel=error)
-for dev in tsx typescript jest; do [ ! -e "$tmp/svapi/node_modules/$dev" ] || fail "node_modules/$dev is still installed after the prune"; done
-cd "$tmp"
-svapi() { node "$tmp/svapi/bin/svapi.js" "$@"; }
+cd "$tmp/svapi"
+npm ci --no-audit --no-fund >"$tmp/ci.out" 2>&1 || { cat "$tmp/ci.out" >&2; fail "npm ci failed"; }
+if grep -i 'install.scripts\|allowScripts' "$tmp/ci.out" >&2; then fail "npm ci warned about install scripts (package.json allowScripts)"; fi
+npm run --silent build
+npm prune --omit=dev --no-audit --no-fund --loglevel=error
+for dev in tsx typescript jest; do [ ! -e "node_modules/$dev" ] || fail "node_modules/$dev is still installed after the prune"; done
+[ -f dist/embedded-template/key ] || fail "the build prepared no embedded database (dist/embedded-template)"
+svapi() { npx svapi "$@"; }
+knex() { npx knex "$@"; }
 
-# serve_check [KEY_ID KEY]: `svapi serve` answers /healthz, and GetMonster with that credential (by
+version=$(svapi --version) || fail "npx svapi --version failed"
+[ "$version" = "$(node -p 'require("./package.json").version')" ] || fail "npx svapi --version printed '$version'"
+svapi --help | grep -q '^Usage: svapi' || fail "npx svapi --help printed no usage"
+echo "npx svapi --version: $version"
+
+
+# serve_check [KEY_ID KEY]: `npm start` answers /healthz, and GetMonster with that credential (by
 # default the demo credential it prints on a first start), then stops.
 serve_check() {
   local out="$tmp/serve.out" url= id=${1:-} key=${2:-}
-  node "$tmp/svapi/bin/svapi.js" serve --workers 1 >"$out" 2>&1 & # not the function: $! must be node's pid
+  npm start -- --workers 1 >"$out" 2>&1 & # npm passes SIGTERM on to svapi
   serve_pid=$!
   for _ in $(seq 1 600); do
     url=$(sed -n 's/^svapi listening on \(http[^ ]*\).*/\1/p' "$out")
@@ -58,7 +71,7 @@ serve_check() {
 # admin_checks: migrate, load the sample data, create a credential and list it; then serve with it.
 admin_checks() {
   svapi migrate
-  svapi load "$tmp/svapi/seeds/data"
+  svapi load seeds/data
   local created id key
   created=$(svapi keys create --name pruned-check --json)
   id=$(node -p "JSON.parse(process.argv[1]).DevID" "$created")
@@ -67,9 +80,11 @@ admin_checks() {
   serve_check "$id" "$key"
 }
 
-echo "--- embedded database: first start (migrates and seeds), then the commands"
+echo "--- embedded database: first start (the prepared copy), then the commands"
 export DATABASE_URL= SVAPI_DATA_DIR="$tmp/data" LOG_LEVEL=warn PORT=0 HOST=127.0.0.1
 serve_check
+grep -q 'from the prepared copy' "$tmp/serve.out" || { cat "$tmp/serve.out" >&2; fail "the first start did not use the database the build prepared"; }
+[ "$(stat -c %a "$tmp/data")" = 700 ] || fail "the data folder is not its owner's only"
 admin_checks
 
 echo "--- Postgres server: new database $db"
@@ -77,5 +92,21 @@ psql "$server_url" -qc "CREATE DATABASE $db" >/dev/null
 export DATABASE_URL
 DATABASE_URL=$(node -e 'const u = new URL(process.argv[1]); u.pathname = "/" + process.argv[2]; console.log(u.toString())' "$server_url" "$db")
 admin_checks
+
+echo "--- npx knex migrate:make: applied by npx svapi migrate, rolled back and applied by knex"
+knex migrate:make add_index >/dev/null
+made=$(ls migrations/*_add_index.js) || fail "knex migrate:make wrote no migrations/*_add_index.js"
+name=$(basename "$made" .js)
+# What a DBA writes into knex's template: a change, and its undoing.
+cat >"$made" <<'JS'
+exports.up = (knex) => knex.schema.createTable('pruned_check', (t) => t.increments('id'));
+exports.down = (knex) => knex.schema.dropTable('pruned_check');
+JS
+applied=$(svapi migrate)
+[ "$applied" = "applied: $name" ] || fail "npx svapi migrate did not apply $name: $applied"
+knex migrate:rollback | grep -q 'Batch 2 rolled back: 1 migrations' || fail "npx knex migrate:rollback did not undo $name"
+knex migrate:latest | grep -q 'Batch 2 run: 1 migrations' || fail "npx knex migrate:latest did not apply $name"
+knex migrate:list | grep -qx "$name" || fail "npx knex migrate:list does not list $name"
+echo "migrate:make $name: applied, rolled back, applied"
 
 echo "pruned install: ok"

@@ -2,8 +2,10 @@
 // Start-up times of the `svapi` bin, median of RUNS runs each (plain JavaScript, so it measures any checkout):
 //   node scripts/measure-startup.js [RUNS=5]
 // - `svapi --help`: wall time of the whole process;
-// - `svapi serve` on an embedded database that already exists (a second start): from spawning the
-//   process to the first 200 from /healthz.
+// - `svapi serve` on a new embedded data folder (a first start: the database is created, from the
+//   copy `npm run build` prepares when it is current) and on one that already exists (a second
+//   start): from spawning the process to the first 200 from /healthz.
+// Prints the load average before and after, since the machine's load moves these times most.
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
@@ -59,7 +61,11 @@ async function timeServe(dataDir) {
 
 async function main() {
   const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'svapi-startup-')), 'data');
+  const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  console.log(`load average before: ${load()}`);
   try {
+    const first = [];
+    for (let i = 0; i < RUNS; i++) first.push(await timeServe(`${dataDir}-first-${i}`));
     await timeServe(dataDir); // the first start creates, migrates and seeds the database
     const help = [];
     const serve = [];
@@ -68,10 +74,12 @@ async function main() {
       serve.push(await timeServe(dataDir));
     }
     const fmt = (xs) => `median ${Math.round(median(xs))} ms (runs: ${xs.map(Math.round).join(', ')})`;
+    console.log(`svapi serve (first start) to /healthz:  ${fmt(first)}`);
     console.log(`svapi --help:                          ${fmt(help)}`);
     console.log(`svapi serve (second start) to /healthz: ${fmt(serve)}`);
   } finally {
     fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
+    console.log(`load average after: ${load()}`);
   }
 }
 

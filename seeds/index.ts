@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { seed as sample } from './sample';
 
-// Listed statically, as the migrations are (migrations/index.ts): the same under tsx, jest and a
-// compiled build. `npx knex seed:run` runs these through knexfile.js.
+// Listed statically: the same under tsx, jest and a compiled build. `npx knex seed:run` runs
+// these through knexfile.js.
 const seeds: Record<string, Knex.Seed> = {
   sample: { seed: async (knex) => void (await sample(knex)) },
 };

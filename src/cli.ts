@@ -1,10 +1,13 @@
 import { Command, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
-import { loadConfig, loadDatabaseConfig, environmentHelp, ConfigError, DATABASE_SETTINGS, type Config, type DatabaseConfig } from './config';
-import { createKnex, databaseLocation, openDatabase } from './db/connect';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, loadDatabaseConfig, environmentHelp, ConfigError, CONFIG_EXIT_CODE, DATABASE_SETTINGS, type Config, type DatabaseConfig } from './config';
+import { createKnex, databaseLocation, DatabaseUnreachableError, openDatabase, requireReachable } from './db/connect';
 import { warnIfOverBudget } from './db/connection-budget';
 import { migrateLatest, requireCurrentSchema } from './db/migrate';
 import { waitForServer } from './db/wait-for-server';
+import { PACKAGE_ROOT } from './package-root';
 import { createKey, listKeys, revokeKey, type DevKeyInfo } from './auth/keys';
 import { loadDataset, holdsNoRecords, DatasetError, type LoadOptions } from './load';
 import { datasetHelp } from './load/help';
@@ -15,8 +18,14 @@ import type { RunningServer } from './server';
 import { registerGenerateCommand } from './generate/command';
 import { registerCompareCommand } from './compare/command';
 
+const { version } = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+
 const program = new Command('svapi')
   .description('Game data query service: SOAP 1.1/1.2 and HTTP GET/POST over a Postgres database')
+  .version(version, '-V, --version', 'print the version')
+  // A bad option or argument is a configuration mistake, as a bad setting is: one exit code for
+  // both (commander's own is 1). Set before the commands, which inherit it.
+  .exitOverride((e) => process.exit(e.exitCode === 0 ? 0 : CONFIG_EXIT_CODE))
   .addHelpText('after', () => environmentHelp());
 
 /**
@@ -49,7 +58,7 @@ program
     const { runPrimary, startServer, startupLines } = serveModules();
     if (cluster.isWorker) return serveWorker(config, logger);
     const workers = typeof opts.workers === 'number' ? opts.workers : os.availableParallelism();
-    if (config.DATABASE_URL) await checkConnectionBudget(config, workers, logger);
+    if (config.DATABASE_URL) await checkServerDatabase(config, workers, logger);
     if (workers > 1) return runPrimary(config, workers, logger, report);
     const running = await startServer(config, logger, { report, accessLogger: createAccessLogger(config.LOG_LEVEL) });
     const address = running.server.address();
@@ -62,11 +71,22 @@ program
     stopOnSignal(running, logger);
   });
 
-/** Warns when the planned connections exceed the server's max_connections (README: Deployment). */
-async function checkConnectionBudget(config: Config, workers: number, logger: Logger): Promise<void> {
-  const knex = createKnex(config.DATABASE_URL!, 'service', { ...config, SVAPI_DB_POOL_MAX: 1 }, false);
+/**
+ * Before serving from a Postgres server: refuses (exit 1) a database that says no to the
+ * connection (no such database, wrong credentials) or lacks the schema, as `load` and `keys` do;
+ * warns when the planned connections exceed its max_connections (README: Deployment). A server
+ * not reachable yet is not refused: the service starts and /readyz says when it is reachable.
+ */
+async function checkServerDatabase(config: Config, workers: number, logger: Logger): Promise<void> {
+  // Silent: its connection trouble is said below, once.
+  const knex = createKnex(config.DATABASE_URL!, 'service', { ...config, SVAPI_DB_POOL_MAX: 1, LOG_LEVEL: 'silent' }, false);
   try {
+    await requireReachable(knex, databaseLocation(config));
+    await requireCurrentSchema(knex, databaseLocation(config));
     await warnIfOverBudget(knex, { instances: config.SVAPI_INSTANCES, workers, poolMax: config.SVAPI_DB_POOL_MAX }, logger);
+  } catch (e) {
+    if (!(e instanceof DatabaseUnreachableError) || e.refused) throw e;
+    logger.warn(`${e.message}; starting anyway (/readyz answers 503 until it is reachable)`);
   } finally {
     await knex.destroy();
   }
@@ -202,8 +222,8 @@ function withConfig(only?: 'database'): DatabaseConfig {
     return only ? loadDatabaseConfig() : loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
-      console.error(e.message);
-      process.exit(2);
+      console.error(e.message.split('\n').map((line) => `svapi: ${line}`).join('\n'));
+      process.exit(CONFIG_EXIT_CODE);
     }
     throw e;
   }
@@ -220,6 +240,7 @@ async function withAdminDb(fn: (knex: import('knex').Knex) => Promise<void>, opt
   }
   const db = await openDatabase(config, 'admin', { report });
   try {
+    await requireReachable(db.knex, databaseLocation(config));
     if (opts.needsSchema !== false) await requireCurrentSchema(db.knex, databaseLocation(config));
     await fn(db.knex);
   } finally {

@@ -1,25 +1,34 @@
 import { z } from 'zod';
 
+// Each check's message is what the setting takes: a bad value is reported as
+// `NAME: "value" is not <what it takes> (<description>)`.
+const BOOLEANS = ['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'] as const;
 const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+  .enum(BOOLEANS, { error: 'true or false (or 1/0, yes/no, on/off)' })
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
-const int = (min: number, max = 2_147_483_647) => z.coerce.number().int().min(min).max(max);
+const int = (min: number, max = 2_147_483_647) => {
+  const error = max === 2_147_483_647 ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+const url = (what = 'a URL') => z.string().url({ error: what });
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Every setting, its default and what it allows. The README's table is written from this. */
 const schema = z.object({
-  DATABASE_URL: z.string().url().optional().describe('Postgres URL; unset = embedded PGlite database'),
+  DATABASE_URL: url('a postgres:// or postgresql:// URL').regex(/^postgres(ql)?:\/\//, { error: 'a postgres:// or postgresql:// URL' }).optional().describe('Postgres URL; unset = embedded PGlite database'),
   SVAPI_DATA_DIR: z.string().min(1).default('.svapi-data').describe('folder of the embedded database'),
   HOST: z.string().min(1).default('0.0.0.0').describe('address to listen on'),
   PORT: int(0, 65535).default(8080).describe('port to listen on'),
   SVAPI_NAMESPACE: z.string().min(1).default('SVAPI').describe('XML target namespace of the service'),
-  SVAPI_PUBLIC_URL: z.string().url().optional().describe('base URL published in WSDLs and pages'),
+  SVAPI_PUBLIC_URL: url().optional().describe('base URL published in WSDLs and pages'),
   SVAPI_TRUST_PROXY: bool.default(false).describe('honour X-Forwarded-Proto/Host/For from one proxy in front'),
   SVAPI_MAX_RESULTS: int(1).default(1000).describe('most records in a list result'),
   SVAPI_MAX_GLOBALS: int(1).default(1000).describe('NumberOfGlobals is clamped to this'),
   SVAPI_LANDAREA_GLOBALS: int(1).default(100).describe('globals returned by GetLandareaGlobals'),
   SVAPI_RATE_LIMIT: int(1).default(600).describe('requests a minute per DevID'),
   SVAPI_AUTH_FAIL_LIMIT: int(1).default(30).describe('failed credentials a minute per client address'),
-  SVAPI_REDIS_URL: z.string().url().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional()
+  SVAPI_REDIS_URL: url('a redis:// or rediss:// URL').regex(/^rediss?:\/\//, { error: 'a redis:// or rediss:// URL' }).optional()
     .describe('Redis (redis://[:password@]host:port[/db]) where every instance counts the limits; unset = each host counts its own'),
   SVAPI_REDIS_TIMEOUT_MS: int(1, 10_000).default(20).describe('longest wait for Redis on a request, in milliseconds; beyond it the host counts'),
   SVAPI_DB_TIMEOUT_MS: int(1).default(5000).describe('statement time-out in milliseconds'),
@@ -36,7 +45,7 @@ const schema = z.object({
   SVAPI_INSTANCES: int(1, 1000).default(1).describe('instances of the service on this database: at start-up, instances x workers x (SVAPI_DB_POOL_MAX + 1) is checked against the server\'s max_connections'),
   SVAPI_DRAIN_MS: int(0, 60_000).default(0).describe('on SIGTERM, how long /readyz answers 503 while requests are still served, before the port closes (behind a balancer: above its check interval x fall)'),
   SVAPI_DB_NAMED_STATEMENTS: bool.default(true).describe('run fixed-text reads as named prepared statements on a Postgres server (false behind a pooler that cannot keep them)'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('log level'),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }).default('info').describe('log level'),
 });
 
 export type Config = z.output<typeof schema>;
@@ -48,7 +57,11 @@ export const DATABASE_SETTINGS = [
 ] as const satisfies readonly Setting[];
 export type DatabaseConfig = Pick<Config, (typeof DATABASE_SETTINGS)[number]>;
 
+/** A setting the process cannot run with; the CLI exits with CONFIG_EXIT_CODE. */
 export class ConfigError extends Error {}
+
+/** The exit code of every configuration mistake: a bad setting or a bad command-line argument. */
+export const CONFIG_EXIT_CODE = 2;
 
 /** Every setting, validated (what `serve` reads). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -65,8 +78,14 @@ function parse<T extends z.ZodTypeAny>(part: T, env: NodeJS.ProcessEnv): z.outpu
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = part.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}${describe(String(i.path[0]))}`);
-    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+    // One line per variable (a URL can fail two checks saying the same), its value left out when it may hold a password.
+    const lines = new Map<string, string>();
+    for (const issue of parsed.error.issues) {
+      const name = String(issue.path[0]);
+      const shown = name.endsWith('_URL') ? 'the value' : JSON.stringify(present[name]);
+      if (!lines.has(name)) lines.set(name, `${name}: ${shown} is not ${issue.message}${describe(name)}`);
+    }
+    throw new ConfigError([...lines.values()].join('\n'));
   }
   return parsed.data;
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { freshDatabase, type TestDatabase } from './support/db';
@@ -6,7 +7,7 @@ import { runCli } from './support/cli';
 import { serviceAccepts } from './support/keys';
 import { configReference, DATABASE_SETTINGS } from '../src/config';
 import { migrateLatest } from '../src/db/migrate';
-import { MIGRATION_NAMES, migrationSource } from '../migrations';
+import { migrationNames, migrationSource } from '../migrations';
 import { FILES } from '../src/load/files';
 
 // Tests that run the CLI several times: each run starts Node and tsx, seconds on a loaded machine.
@@ -24,17 +25,18 @@ test('on a database never migrated, load and keys say so and name the command th
   const bare = await freshDatabase({ migrate: false });
   try {
     const bareEnv = { DATABASE_URL: bare.url };
-    for (const args of [['load', path.join(__dirname, '../seeds/data')], ['keys', 'create', '--name', 'x'], ['keys', 'list'], ['keys', 'revoke', '1']]) {
-      const result = await runCli(args, bareEnv);
-      expect([args, result.code]).toEqual([args, 1]);
-      expect(result.stderr).toContain(`The database at ${bare.url} has no svapi schema; run \`svapi migrate\` (or \`npx knex migrate:latest\`)`);
-      expect(result.stderr).not.toMatch(/relation|does not exist/);
+    const args = [['load', path.join(__dirname, '../seeds/data')], ['keys', 'create', '--name', 'x'], ['keys', 'list'], ['keys', 'revoke', '1'], ['serve', '--workers', '1']];
+    const results = await Promise.all(args.map((a) => runCli(a, { ...bareEnv, PORT: '0' })));
+    for (const [i, result] of results.entries()) {
+      // One line, and `serve` does not start listening.
+      expect([args[i], result.code, result.stderr, result.stdout]).toEqual([args[i], 1,
+        `svapi: The database at ${bare.url} has no svapi schema; run \`svapi migrate\` (or \`npx knex migrate:latest\`) first.\n`, '']);
     }
     // Nothing was created by asking.
     expect(await bare.knex.schema.hasTable('knex_migrations')).toBe(false);
 
     await migrateLatest(bare.knex);
-    const last = MIGRATION_NAMES[MIGRATION_NAMES.length - 1];
+    const last = migrationNames().at(-1);
     await bare.knex.migrate.down({ migrationSource });
     const older = await runCli(['keys', 'list'], bareEnv);
     expect(older.code).toBe(1);
@@ -120,11 +122,59 @@ test('load --verbose tells on stderr how long each phase took', async () => {
   expect(lines.slice(3)).toEqual(lines.length > 3 ? [expect.stringMatching(/^analyze: \d+\.\d\d s$/)] : []);
 });
 
-test('a bad configuration value stops the command with the variable named', async () => {
-  const result = await runCli(['migrate'], { ...env, SVAPI_DB_TIMEOUT_MS: 'soon' });
-  expect(result.code).toBe(2);
-  expect(result.stderr).toMatch(/SVAPI_DB_TIMEOUT_MS/);
+test('a bad setting or option stops the command in one line naming it and what it takes, always with exit code 2', async () => {
+  const cases: [string[], NodeJS.ProcessEnv, string][] = [
+    [['migrate'], { SVAPI_DB_POOL_MAX: 'zero' }, 'svapi: SVAPI_DB_POOL_MAX: "zero" is not an integer from 1 to 1000 (database connections per process)'],
+    [['keys', 'list'], { SVAPI_DB_TIMEOUT_MS: 'soon' }, 'svapi: SVAPI_DB_TIMEOUT_MS: "soon" is not an integer of at least 1 (statement time-out in milliseconds)'],
+    [['serve'], { SVAPI_TRUST_PROXY: 'maybe' }, 'svapi: SVAPI_TRUST_PROXY: "maybe" is not true or false (or 1/0, yes/no, on/off) (honour X-Forwarded-Proto/Host/For from one proxy in front)'],
+    [['serve'], { DATABASE_URL: 'db.example.net:5432' }, 'svapi: DATABASE_URL: the value is not a postgres:// or postgresql:// URL (Postgres URL; unset = embedded PGlite database)'],
+    [['serve', '--port', 'x'], {}, "error: option '-p, --port <port>' argument 'x' is invalid. a port is an integer 0..65535"],
+    [['keys', 'revoke', 'abc'], {}, "error: command-argument value 'abc' is invalid for argument 'DevID'. a DevID is a 32-bit integer"],
+  ];
+  const results = await Promise.all(cases.map(([args, extra]) => runCli(args, { ...env, ...extra })));
+  for (const [i, [args, , line]] of cases.entries()) {
+    expect([args, results[i].code, results[i].stderr]).toEqual([args, 2, `${line}\n`]);
+  }
+}, SEVERAL_RUNS_MS);
+
+test('a DATABASE_URL naming no database, a closed port or an unknown host: one line saying so, exit code 1', async () => {
+  const noDatabase = 'postgres://postgres@127.0.0.1:5432/svapi_no_such_database';
+  const urls: [string, RegExp][] = [
+    [noDatabase, /database "svapi_no_such_database" does not exist/],
+    [`postgres://postgres@127.0.0.1:${await closedPort()}/x`, /connect ECONNREFUSED 127\.0\.0\.1:\d+/],
+    ['postgres://postgres@svapi-no-such-host.invalid:5432/x', /getaddrinfo (ENOTFOUND|EAI_AGAIN) svapi-no-such-host\.invalid/],
+  ];
+  // At the default log level, where knex's pool warnings would show.
+  const runs = await Promise.all([
+    ...urls.map(([url]) => runCli(['keys', 'list'], { DATABASE_URL: url, LOG_LEVEL: 'info' })),
+    runCli(['migrate'], { DATABASE_URL: noDatabase, LOG_LEVEL: 'info' }),
+    runCli(['serve', '--workers', '1'], { DATABASE_URL: noDatabase, PORT: '0', LOG_LEVEL: 'info' }),
+  ]);
+  const expected = [...urls, [noDatabase, urls[0][1]], [noDatabase, urls[0][1]]] as [string, RegExp][];
+  for (const [i, [url, reason]] of expected.entries()) {
+    const lines = runs[i].stderr.split('\n');
+    expect([url, runs[i].code, lines.length, runs[i].stdout]).toEqual([url, 1, 2, '']);
+    const prefix = `svapi: cannot connect to the database at ${url}: `;
+    expect([url, lines[0].slice(0, prefix.length)]).toEqual([url, prefix]);
+    expect(lines[0].slice(prefix.length)).toMatch(new RegExp(`^${reason.source}$`));
+  }
+}, SEVERAL_RUNS_MS);
+
+test('--version prints the version of package.json', async () => {
+  const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, '../package.json'), 'utf8'));
+  expect(await runCli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
 });
+
+/** A loopback port nothing listens on. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+    s.once('error', reject);
+  });
+}
 
 test('the database commands stop on a bad database setting only, not on one only serve reads', async () => {
   const serveOnly = { PORT: 'eighty', SVAPI_MAX_BODY: 'big', SVAPI_PUBLIC_URL: 'not a url' };

@@ -15,8 +15,10 @@ const END_TO_END = [
   'multi-instance', // two clustered instances behind HAProxy, with Redis
   'shutdown', // svapi serve under load, SIGTERM
   'embedded', // svapi serve creating its own embedded database, twice
+  'embedded-template', // the first start's database, made once (PGlite's initdb)
   'compiled-bin', // builds dist/ and runs it
   'knexfile', // knex's own CLI
+  'dba-migrations', // knex's migrate:make, latest and rollback, and svapi migrate, in a copy of the project
   'cli', // svapi's CLI run some twenty times
   'search-index', // EXPLAIN over 100,000-row tables
   'load-shedding', // svapi serve under load from autocannon, up to 1,024 connections

@@ -143,9 +143,9 @@ describe('the served WSDL', () => {
 });
 
 describe('src/generated/records.ts', () => {
-  test('is what the WSDLs give (else run `npm run generate`)', () => {
+  test('is what the WSDLs give (else run `npm run generate:types`)', () => {
     const onDisk = fs.readFileSync(OUTPUT, 'utf8');
-    if (onDisk !== generate()) throw new Error('src/generated/records.ts is out of date: run `npm run generate`');
+    if (onDisk !== generate()) throw new Error('src/generated/records.ts is out of date: run `npm run generate:types`');
   });
 
   test('lists the fields in the order of the spec, with CONTRACT §4 nillability', () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { DatabaseConfig } from '../config';
 import { startEmbedded, type EmbeddedServer } from './embedded';
+import { currentTemplate } from './embedded-template';
 import { migrateLatest } from './migrate';
 import { pgClientBusy } from './pg-busy';
 import { seed, SAMPLE_DATA_DIR } from '../../seeds/sample';
@@ -39,12 +40,18 @@ export async function openDatabase(config: DatabaseConfig, role: Role, opts: Ope
       opening = { since: performance.now(), created };
       report(created ? `first start: creating the embedded database in ${dir} ...` : `opening the embedded database in ${dir} ...`);
     },
+    // The service's first start copies the database `npm run build` prepared (migrated, with the
+    // sample data); the other commands start from an empty one, which they migrate.
+    template: role === 'service' ? () => currentTemplate() : undefined,
   });
-  if (opening) report(`${opening.created ? 'first start: created' : 'opened'} the embedded database (${seconds(opening.since)})`);
+  if (opening) {
+    const how = embedded?.fromTemplate ? ' from the prepared copy, migrated and with the sample data' : '';
+    report(`${opening.created ? 'first start: created' : 'opened'} the embedded database${how} (${seconds(opening.since)})`);
+  }
   const url = config.DATABASE_URL ?? embedded!.url;
   // sharedEmbedded: the embedded treatment (no session-level settings) for another process's embedded database.
   const knex = createKnex(url, role, config, Boolean(embedded) || Boolean(opts.sharedEmbedded));
-  if (embedded?.created) {
+  if (embedded?.created && !embedded.fromTemplate) {
     const migrating = performance.now();
     report('first start: creating the schema ...');
     const applied = await migrateLatest(knex);
@@ -81,6 +88,26 @@ export function databaseLocation(config: DatabaseConfig): string {
   return url.toString();
 }
 
+/** The database named by the URL could not be reached or refused the connection. */
+export class DatabaseUnreachableError extends Error {
+  constructor(where: string, cause: unknown, readonly refused: boolean) {
+    super(`cannot connect to the database at ${where}: ${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}`);
+  }
+}
+
+/**
+ * Opens a connection, so a wrong URL is said in one line before any other work. `refused`: the
+ * server answered and said no (no such database, wrong credentials), which waiting will not fix.
+ */
+export async function requireReachable(knex: Knex, where: string): Promise<void> {
+  try {
+    await knex.raw('SELECT 1');
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    throw new DatabaseUnreachableError(where, e, typeof code === 'string' && (code === '3D000' || code.startsWith('28')));
+  }
+}
+
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
 const CLIENT_TIMEOUT_MARGIN_MS = 500;
@@ -112,7 +139,7 @@ export function knexConfig(url: string, role: Role, config: DatabaseConfig, embe
     // answer: it is dropped rather than handed to the next request.
     pool: { min: 0, max: embedded ? Math.min(config.SVAPI_DB_POOL_MAX, 8) : config.SVAPI_DB_POOL_MAX, validate: (c: unknown) => !pgClientBusy(c) },
     // knex reports connection trouble itself (console by default): into the JSON log instead.
-    log: knexLog(config),
+    log: knexLog(config, role),
     // knex's public place for settings of one's own, read as knex.userParams by queries/statements.ts: PGlite is one session behind a multiplexer, where a statement
     // prepared by name on one connection would collide with the same name from another.
     userParams: { namedStatements: !embedded && config.SVAPI_DB_NAMED_STATEMENTS },
@@ -123,11 +150,13 @@ export function knexConfig(url: string, role: Role, config: DatabaseConfig, embe
   return settings;
 }
 
-function knexLog(config: DatabaseConfig): Knex.Config['log'] {
+function knexLog(config: DatabaseConfig, role: Role): Knex.Config['log'] {
   const log = createLogger(config.LOG_LEVEL).child({ component: 'knex' });
-  const text = (m: unknown) => (m instanceof Error ? m.message : String(m));
+  // The first line: a failed connection's message carries its stack.
+  const text = (m: unknown) => (m instanceof Error ? m.message : String(m)).split('\n')[0];
   return {
-    warn: (m: unknown) => log.warn(text(m)),
+    // An admin command says itself, in one line, why it could not connect (requireReachable).
+    warn: (m: unknown) => (role === 'admin' && text(m).startsWith('Acquire connection error') ? log.debug(text(m)) : log.warn(text(m))),
     error: (m: unknown) => log.error(text(m)),
     deprecate: (method: string, alternative: string) => log.warn(`${method} is deprecated, use ${alternative}`),
     debug: (m: unknown) => log.debug(text(m)),

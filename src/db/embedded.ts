@@ -15,6 +15,8 @@ export interface EmbeddedServer {
   owner: boolean;
   /** True when the data folder did not exist before: the caller migrates and seeds it. */
   created: boolean;
+  /** Created as a copy of a prepared database (opts.template), already migrated and seeded. */
+  fromTemplate: boolean;
   /** The database's files as a tarball, for `loadDataDir` (tests start from migrated copies). */
   dump(): Promise<Blob>;
   stop(): Promise<void>;
@@ -45,12 +47,12 @@ interface State {
  * passwords). The in-memory database (tests) listens on a loopback port instead. `onOpen` is
  * called before this process opens the data folder, or creates it (both take seconds).
  */
-export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: string, created: boolean) => void; loadDataDir?: Blob } = {}): Promise<EmbeddedServer> {
+export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: string, created: boolean) => void; loadDataDir?: Blob; template?: () => string | undefined } = {}): Promise<EmbeddedServer> {
   const inMemory = dataDir === MEMORY;
   const dir = inMemory ? '' : path.resolve(dataDir);
   if (!inMemory) {
     const running = await runningServer(dir);
-    if (running) return { url: running, owner: false, created: false, dump: notOwner, stop: async () => {} };
+    if (running) return { url: running, owner: false, created: false, fromTemplate: false, dump: notOwner, stop: async () => {} };
   }
   const created = inMemory || !fs.existsSync(path.join(dir, 'PG_VERSION'));
   // PGlite writes new files with the process's umask, so it is owner-only while PGlite runs.
@@ -60,6 +62,15 @@ export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: stri
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       restrict(dir, 0o700);
       opts.onOpen?.(dir, created);
+    }
+    // A new folder starts as a copy of the prepared database, when there is a current one.
+    let template = created && !inMemory ? opts.template?.() : undefined;
+    try {
+      if (template) fs.cpSync(template, dir, { recursive: true });
+    } catch {
+      // A partial copy is no database: the folder is emptied (it may be a mount point) and created as without one.
+      for (const entry of fs.readdirSync(dir)) fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+      template = undefined;
     }
     // A copy of another database's files (in memory only) skips initdb, which takes seconds.
     const db = await PGlite.create({ dataDir: inMemory ? undefined : dir, loadDataDir: inMemory ? opts.loadDataDir : undefined, extensions: { pg_trgm } });
@@ -82,6 +93,7 @@ export async function startEmbedded(dataDir: string, opts: { onOpen?: (dir: stri
       url,
       owner: true,
       created,
+      fromTemplate: Boolean(template),
       dump: () => db.dumpDataDir('none'),
       stop: async () => {
         await server.stop();

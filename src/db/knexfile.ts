@@ -1,15 +1,18 @@
 import type { Knex } from 'knex';
-import { ConfigError, loadDatabaseConfig } from '../config';
-import { knexConfig } from './connect';
+import { ConfigError, CONFIG_EXIT_CODE, loadDatabaseConfig } from '../config';
+import { databaseLocation, knexConfig } from './connect';
+import { requireCurrentSchema, SchemaNotCurrentError } from './migrate';
 import { migrationSource } from '../../migrations';
 import { seedSource } from '../../seeds';
 
-export { ConfigError };
+export { ConfigError, CONFIG_EXIT_CODE };
 
 /**
- * The settings knex's own CLI uses (`npx knex migrate:latest`, `migrate:rollback`, `seed:run`,
- * through knexfile.js): svapi's admin connection, its migrations and its seed (the sample
- * dataset through the loader), from the same environment variables as `svapi migrate` and `load`.
+ * The settings knex's own CLI uses (`npx knex migrate:latest`, `migrate:rollback`, `migrate:make`,
+ * `seed:run`, through knexfile.js): svapi's admin connection, its migrations and its seed (the
+ * sample dataset through the loader), from the same environment variables as `svapi migrate` and
+ * `load`. `migrate:make` writes JavaScript (knex's own template), which runs from a checkout and
+ * from a compiled, pruned install alike.
  */
 export async function knexfile(env: NodeJS.ProcessEnv = process.env): Promise<Knex.Config> {
   const config = loadDatabaseConfig(env);
@@ -20,9 +23,33 @@ export async function knexfile(env: NodeJS.ProcessEnv = process.env): Promise<Kn
       'For the embedded database use `npx svapi migrate` and `npx svapi load seeds/data`.',
     ].join('\n'));
   }
+  const where = databaseLocation(config);
   return {
     ...knexConfig(config.DATABASE_URL, 'admin', config, false),
-    migrations: { migrationSource },
-    seeds: { seedSource },
+    migrations: { migrationSource, extension: 'js' },
+    seeds: {
+      seedSource: {
+        getSeeds: (seedConfig) => seedSource.getSeeds(seedConfig),
+        getSeed: async (name: string) => {
+          const seed = await seedSource.getSeed(name);
+          return { seed: async (knex) => seed.seed(await schemaChecked(knex, where)) };
+        },
+      },
+    },
   };
+}
+
+/**
+ * A seed on a database without the schema says so in one line and exits 1, as `svapi load` does:
+ * knex's CLI would print the failed SQL and a stack trace.
+ */
+async function schemaChecked(knex: Knex, where: string): Promise<Knex> {
+  try {
+    await requireCurrentSchema(knex, where);
+  } catch (e) {
+    if (!(e instanceof SchemaNotCurrentError)) throw e;
+    console.error(`svapi: ${e.message}`);
+    process.exit(1);
+  }
+  return knex;
 }

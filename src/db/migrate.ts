@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { MIGRATION_NAMES, migrationSource } from '../../migrations';
+import { migrationNames, migrationSource } from '../../migrations';
 
 /** knex's default, which `svapi migrate` and `npx knex migrate:*` (knexfile.js) both use. */
 const MIGRATIONS_TABLE = 'knex_migrations';
@@ -19,9 +19,9 @@ export async function migrateRollbackAll(knex: Knex): Promise<string[]> {
  * tables when they are missing, which a read-only check must not do).
  */
 export async function pendingMigrations(knex: Knex): Promise<string[]> {
-  if (!(await knex.schema.hasTable(MIGRATIONS_TABLE))) return [...MIGRATION_NAMES];
+  if (!(await knex.schema.hasTable(MIGRATIONS_TABLE))) return migrationNames();
   const done = new Set<string>(await knex(MIGRATIONS_TABLE).pluck('name'));
-  return MIGRATION_NAMES.filter((name) => !done.has(name));
+  return migrationNames().filter((name) => !done.has(name));
 }
 
 /** True when every migration has run (readiness). */
@@ -38,8 +38,9 @@ export class SchemaNotCurrentError extends Error {}
 export async function requireCurrentSchema(knex: Knex, where: string): Promise<void> {
   const pending = await pendingMigrations(knex);
   if (!pending.length) return;
-  const what = pending.length === MIGRATION_NAMES.length
+  const total = migrationNames().length;
+  const what = pending.length === total
     ? 'has no svapi schema'
-    : `has an older svapi schema (${pending.length} of ${MIGRATION_NAMES.length} migrations not applied: ${pending.join(', ')})`;
+    : `has an older svapi schema (${pending.length} of ${total} migrations not applied: ${pending.join(', ')})`;
   throw new SchemaNotCurrentError(`The database at ${where} ${what}; run \`svapi migrate\` (or \`npx knex migrate:latest\`) first.`);
 }
