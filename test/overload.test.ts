@@ -157,7 +157,8 @@ function busyLoop(ms: number): () => void {
 }
 
 test('an overloaded event loop (at the default SVAPI_MAX_EVENT_LOOP_DELAY_MS) refuses calls before their body, and serves again once it keeps up', async () => {
-  const plain = await serveOver(served.db, {}, { captureLog: true });
+  const atDefault = String(loadConfig({}).SVAPI_MAX_EVENT_LOOP_DELAY_MS);
+  const plain = await serveOver(served.db, { SVAPI_MAX_EVENT_LOOP_DELAY_MS: atDefault }, { captureLog: true });
   try {
     await expectServing(plain.url);
     const stop = busyLoop(1_500);

@@ -24,12 +24,16 @@ export interface ServedApp {
 /**
  * Another instance of the service over an existing test database (which stays open), with its
  * own configuration; `databaseUrl` replaces the database's URL (a proxy in front of it). The rate
- * limits are far above what a test file sends unless a test sets them; the overload guards are the defaults.
+ * limits are far above what a test file sends unless a test sets them; the overload guards are the
+ * defaults but for the event loop's: this service shares its event loop with the test's own
+ * clients (node-soap parses a WSDL synchronously), so that loop's delay measures the test, not the
+ * service. A test of the event-loop guard sets SVAPI_MAX_EVENT_LOOP_DELAY_MS itself; services
+ * started as processes (spawn-serve.ts) keep every default.
  */
 export async function serveOver(db: TestDatabase, env: NodeJS.ProcessEnv = {}, opts: { databaseUrl?: string; captureLog?: boolean } = {}): Promise<ServedApp> {
   const url = opts.databaseUrl ?? db.url;
   const config = loadConfig({
-    LOG_LEVEL: 'silent', SVAPI_RATE_LIMIT: '1000000', SVAPI_AUTH_FAIL_LIMIT: '1000000', ...env, DATABASE_URL: url,
+    LOG_LEVEL: 'silent', SVAPI_RATE_LIMIT: '1000000', SVAPI_AUTH_FAIL_LIMIT: '1000000', SVAPI_MAX_EVENT_LOOP_DELAY_MS: '60000', ...env, DATABASE_URL: url,
   });
   const log: Record<string, unknown>[] = [];
   const sink = new Writable({
