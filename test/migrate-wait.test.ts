@@ -5,6 +5,7 @@ import { TcpProxy } from './support/tcp-proxy';
 import { freePort } from './support/redis-server';
 import { pendingMigrations } from '../src/db/migrate';
 import { migrationNames } from '../migrations';
+import { CONFIG_EXIT_CODE } from '../src/config';
 
 // `svapi migrate --wait`, as docker-compose.yml runs it next to a Postgres that is still starting:
 // the database is reached through a relay on a loopback port that starts listening later.
@@ -80,7 +81,8 @@ test('without --wait a refused connection is not waited for', async () => {
 test('--wait takes whole seconds', async () => {
   const result = await runCli(['migrate', '--wait', 'soon'], { DATABASE_URL: db.url });
   expect(result.stderr).toContain("option '--wait <seconds>' argument 'soon' is invalid. seconds is an integer 0..3600");
-  expect(result.code).toBe(1);
+  // A bad option is a configuration mistake (README: Configuration).
+  expect(result.code).toBe(CONFIG_EXIT_CODE);
 }, CLI_MS);
 
 // A server that answers with a refusal waiting does not mend (here an unknown database; the
