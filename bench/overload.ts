@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { buildRequest, BINDINGS, countRecords, type Operation } from './lib/cases';
 import { closedLoop, percentiles, type CheckedRequest, type LoadResult, type Percentiles } from './lib/closed-loop';
@@ -47,7 +48,11 @@ interface Phase {
   after: { status: number; ms: number; ok: boolean };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : Math.round(((s[m - 1] + s[m]) / 2) * 10) / 10;
+};
 const mb = (bytes: number) => Math.round(bytes / 104857.6) / 10;
 
 /** The peak RSS of every process in the tree during `run` (VmHWM reset at the start where allowed, and polled). */
@@ -118,6 +123,8 @@ async function normalCall(origin: string, c: CheckedRequest): Promise<Phase['aft
 
 export async function runOverload(o: OverloadOptions): Promise<boolean> {
   const db = await existingDatabase(o.databaseUrl);
+  const loadBefore = os.loadavg();
+  o.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
   o.log(`overload bench: database ${redact(db.url)} ${JSON.stringify(await describeDatabase(db.url))}`);
   const adminEnv = { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'warn' };
   const key = JSON.parse(await runSvapi(['keys', 'create', '--name', 'bench overload', '--json'], adminEnv)) as { DevID: number; DevKey: string };
@@ -204,9 +211,10 @@ export async function runOverload(o: OverloadOptions): Promise<boolean> {
       [`RSS per process below ${RSS_MB} MB: ${summary.peakRssMB.join(' / ')} MB (primary / workers, median of phases' peaks; highest ${summary.peakRssEverMB} MB)`, Math.max(...summary.peakRssMB) < RSS_MB],
       [`a normal call right after gets 200, after every phase: ${summary.afterFailed.length ? `FAILED ${summary.afterFailed.join(', ')}` : 'yes'}`, summary.afterFailed.length === 0],
     ] as const;
-    o.log(`\nanswered/s (median of rounds): ${summary.answeredRpsNormal} at ${o.connections} connections, ${summary.answeredRpsOverload} at ${OVERLOAD_CONNECTIONS} (${summary.refusedShareOverload}% refused)`);
+    o.log(`\nload average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    o.log(`answered/s (median of rounds): ${summary.answeredRpsNormal} at ${o.connections} connections, ${summary.answeredRpsOverload} at ${OVERLOAD_CONNECTIONS} (${summary.refusedShareOverload}% refused)`);
     for (const [text, ok] of checks) o.log(`${ok ? 'ok  ' : 'FAIL'} ${text}`);
-    fs.writeFileSync(o.resultsFile, `${JSON.stringify({ words, connections: [o.connections, OVERLOAD_CONNECTIONS], rounds, summary }, null, 2)}\n`);
+    fs.writeFileSync(o.resultsFile, `${JSON.stringify({ loadAverageBefore: loadBefore, loadAverageAfter: os.loadavg(), words, connections: [o.connections, OVERLOAD_CONNECTIONS], rounds, summary }, null, 2)}\n`);
     o.log(`\nresults: ${o.resultsFile}`);
     return checks.every(([, ok]) => ok);
   } finally {
