@@ -1,84 +1,154 @@
 /**
- * `npm run bench -- --overload [--dataset scale10] ...`: how the service holds under 4x the load
- * it can serve (SVAPI_MAX_IN_FLIGHT). One service process (cache off: every FindItems reads
- * 1,000 items and writes them) is measured at the concurrency of its bound, then at 4x that, in
- * rounds; the answered calls' p99, the refusals' latency and the peak RSS are compared. Before
- * that, the same service without a bound is ramped up (throughput and latency by concurrency: where
- * more calls in flight stop adding throughput), and measured once at the 4x load. See
- * bench/README.md.
+ * `npm run bench -- --overload [--dataset scale10] ...`: issue 18's "clean shedding above
+ * capacity" on `svapi serve` as shipped (default workers, pool, overload guards, access log; only
+ * the per-DevID rate limit and the auth-failure throttle lifted, and the answer cache off: every
+ * FindItems reads 1,000 items and writes them). In rounds: a normal load (--connections, 64),
+ * then 1,024 connections with /healthz probed throughout; after each, one normal call. The checks
+ * are the issue's targets. See bench/README.md.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { buildRequest, BINDINGS, countRecords, type Operation } from './lib/cases';
-import { closedLoop, type CheckedRequest, type LoadResult } from './lib/closed-loop';
+import { closedLoop, percentiles, type CheckedRequest, type LoadResult, type Percentiles } from './lib/closed-loop';
 import { describeDatabase, existingDatabase, redact } from './lib/database';
-import { peakRss, resetPeak, rssSampler, runSvapi, startChild, type Child } from './lib/proc';
+import { peakRss, processTree, resetPeak, rss, runSvapi, type Child } from './lib/proc';
 
 export interface OverloadOptions {
   databaseUrl: string;
   durationSeconds: number;
   warmupSeconds: number;
   rounds: number;
-  serviceLog: fs.WriteStream;
+  /** The normal load's connections. */
+  connections: number;
   resultsFile: string;
   log: (s: string) => void;
-  /** Children started are registered here (the caller kills them if the run fails). */
-  children: Set<Child>;
+  /** Starts `node <args>` as run.ts does (the service's output, its access log, into a file of its own). */
+  start(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: Child; match: RegExpMatchArray }>;
+  stop(child: Child): Promise<void>;
 }
 
 /** Common substrings of generated item names: each is in more than 1,000 of them at scale 10. */
 const COMMON_WORDS = ['er', 'in', 're', 'st', 'en', 'ar', 'or', 'an', 'on'];
-const RAMP = [1, 2, 5, 10, 20, 40];
-const UNBOUNDED = '1000000';
+const OVERLOAD_CONNECTIONS = 1024;
+// The issue's targets.
+const MAX_WAIT_MS = 2000;
+const HEALTHZ_MS = 500;
+const RSS_MB = 300;
 
 interface Phase {
   connections: number;
   load: LoadResult;
-  peakRssMB: number;
+  /** Peak RSS of each process of the service (primary first), MB. */
+  peakRssMB: number[];
+  /** /healthz probed during the phase (overload only). */
+  healthz?: Percentiles & { failed: number };
+  /** One normal call right after the phase. */
+  after: { status: number; ms: number; ok: boolean };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : Math.round(((s[m - 1] + s[m]) / 2) * 10) / 10;
+};
+const mb = (bytes: number) => Math.round(bytes / 104857.6) / 10;
+
+/** The peak RSS of every process in the tree during `run` (VmHWM reset at the start where allowed, and polled). */
+async function peaksDuring<T>(pids: number[], run: () => Promise<T>): Promise<{ result: T; peaks: number[] }> {
+  const exact = pids.map((pid) => resetPeak(pid));
+  const polled = pids.map(() => 0);
+  const sample = () => pids.forEach((pid, i) => {
+    try {
+      polled[i] = Math.max(polled[i], rss(pid));
+    } catch {
+      // exited
+    }
+  });
+  sample();
+  const timer = setInterval(sample, 100);
+  try {
+    const result = await run();
+    sample();
+    return { result, peaks: pids.map((pid, i) => Math.max(polled[i], exact[i] ? peakRss(pid) : 0)) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** GET /healthz on a new connection each time, one after another (100 ms apart) until `stop()`. */
+function probeHealthz(origin: string) {
+  const times: number[] = [];
+  let failed = 0;
+  let running = true;
+  const once = () => new Promise<void>((resolve) => {
+    const t0 = performance.now();
+    const req = http.get(`${origin}/healthz`, { agent: false, timeout: 10_000 }, (res) => {
+      res.resume();
+      res.on('end', () => {
+        times.push(performance.now() - t0);
+        if (res.statusCode !== 200) failed++;
+        resolve();
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => {
+      times.push(performance.now() - t0);
+      failed++;
+      resolve();
+    });
+  });
+  const loop = (async () => {
+    while (running) {
+      await once();
+      if (running) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return { ...percentiles(times), failed };
+    },
+  };
+}
+
+async function normalCall(origin: string, c: CheckedRequest): Promise<Phase['after']> {
+  const t0 = performance.now();
+  const res = await fetch(`${origin}${c.request.path}`, { method: c.request.method, headers: c.request.headers, body: c.request.body });
+  const body = Buffer.from(await res.arrayBuffer());
+  return { status: res.status, ms: Math.round(performance.now() - t0), ok: res.status === 200 && body.equals(c.expected) };
+}
 
 export async function runOverload(o: OverloadOptions): Promise<boolean> {
   const db = await existingDatabase(o.databaseUrl);
+  const loadBefore = os.loadavg();
+  o.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
   o.log(`overload bench: database ${redact(db.url)} ${JSON.stringify(await describeDatabase(db.url))}`);
   const adminEnv = { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: 'warn' };
   const key = JSON.parse(await runSvapi(['keys', 'create', '--name', 'bench overload', '--json'], adminEnv)) as { DevID: number; DevKey: string };
   try {
-    const serve = async (maxInFlight: string | undefined) => {
-      const env: NodeJS.ProcessEnv = {
-        ...process.env, NODE_ENV: 'production', DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn',
-        SVAPI_NAMESPACE: 'SVAPI', SVAPI_PUBLIC_URL: '', SVAPI_RATE_LIMIT: '2147483647', SVAPI_AUTH_FAIL_LIMIT: '2147483647',
-        SVAPI_CACHE_MB: '0', SVAPI_MAX_IN_FLIGHT: maxInFlight ?? process.env.SVAPI_MAX_IN_FLIGHT,
-      };
-      const { child, match } = await startChild(['bin/svapi.js', 'serve', '--workers', '1'], env, /svapi listening on (http:\/\/\S+)/, o.serviceLog);
-      o.children.add(child);
-      const metrics = await (await fetch(`${match[1]}/metrics`)).text();
-      const bound = Number(/^svapi_max_in_flight (\d+)/m.exec(metrics)?.[1]);
-      return { child, origin: match[1], bound, stop: async () => { await child.stop(); o.children.delete(child); } };
+    const changed = Object.keys(process.env).filter((k) => /^(SVAPI_|LOG_LEVEL$)/.test(k) && !['SVAPI_NAMESPACE', 'SVAPI_PUBLIC_URL'].includes(k));
+    if (changed.length) o.log(`  note: from the environment, not as shipped: ${changed.map((k) => `${k}=${process.env[k]}`).join(' ')}`);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env, NODE_ENV: 'production', DATABASE_URL: db.url, HOST: '127.0.0.1', PORT: '0',
+      SVAPI_NAMESPACE: 'SVAPI', SVAPI_PUBLIC_URL: '', SVAPI_RATE_LIMIT: '2147483647', SVAPI_AUTH_FAIL_LIMIT: '2147483647', SVAPI_CACHE_MB: '0',
     };
-    const phase = async (pid: number, origin: string, requests: CheckedRequest[], connections: number, seconds: number): Promise<Phase> => {
-      if (o.warmupSeconds > 0) await closedLoop(origin, requests, connections, o.warmupSeconds);
-      const exact = resetPeak(pid);
-      const sampler = rssSampler(pid);
-      const load = await closedLoop(origin, requests, connections, seconds);
-      const polled = sampler.stop();
-      const peak = exact ? Math.max(peakRss(pid), polled) : polled;
-      return { connections, load, peakRssMB: Math.round(peak / 104857.6) / 10 };
-    };
-    const describe = (p: Phase) => `${p.connections} conn: ${p.load.answeredRps} answered/s, answered p50 ${p.load.answered.p50} ms p99 ${p.load.answered.p99} ms`
-      + `${p.load.refused.count ? `, refused ${p.load.refused.count} (p50 ${p.load.refused.p50} ms, p99 ${p.load.refused.p99} ms, max ${p.load.refused.max} ms)` : ''}`
-      + `, peak RSS ${p.peakRssMB} MB${p.load.other ? `, OTHER ${p.load.other}: ${p.load.otherSample}` : ''}`;
+    const service = await o.start(['bin/svapi.js', 'serve'], env, /svapi listening on (http:\/\/\S+)/);
+    const origin = service.match[1];
+    const pids = processTree(service.child.pid);
+    o.log(`service: \`svapi serve\` as shipped, ${pids.length} processes (primary ${pids[0]}, workers ${pids.slice(1).join(', ')}) at ${origin}`);
 
     // The requests: FindItems with each common word that gives a full page, on each binding,
     // each with its correct answer (checked byte for byte under load).
-    const unbounded = await serve(UNBOUNDED);
     const requests: CheckedRequest[] = [];
     const words: string[] = [];
     for (const word of COMMON_WORDS) {
       const op: Operation = { label: 'FindItems', name: 'FindItems', path: '/api/item.asmx', params: [['SearchWord', word]], record: 'Item' };
       for (const binding of BINDINGS) {
         const request = buildRequest(op, binding, key.DevID, key.DevKey);
-        const res = await fetch(`${unbounded.origin}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
+        const res = await fetch(`${origin}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
         const expected = Buffer.from(await res.arrayBuffer());
         if (res.status !== 200) throw new Error(`FindItems "${word}" ${binding}: status ${res.status}`);
         if (countRecords(expected.toString(), 'Item') < 1000) break;
@@ -88,54 +158,63 @@ export async function runOverload(o: OverloadOptions): Promise<boolean> {
     }
     if (!requests.length) throw new Error('no common word gives 1,000 items: load a larger dataset (svapi generate --scale 10)');
     o.log(`FindItems, 1,000 items each, SearchWord ${words.map((w) => `"${w}"`).join(' ')} over SOAP 1.1, SOAP 1.2 and HTTP GET (${(requests[0].expected.length / 1024).toFixed(0)} KB), cache off`);
+    o.log(`in ${o.rounds} round(s): ${o.connections} connections for ${o.durationSeconds} s, then ${OVERLOAD_CONNECTIONS} for ${o.durationSeconds} s with /healthz probed; after each, one normal call`);
 
-    // 1. Without a bound: throughput by concurrency.
-    o.log('\nwithout a bound (SVAPI_MAX_IN_FLIGHT unlimited), by concurrency:');
-    const ramp: Phase[] = [];
-    for (const connections of RAMP) {
-      const p = await phase(unbounded.child.pid, unbounded.origin, requests, connections, Math.max(3, Math.round(o.durationSeconds / 2)));
-      ramp.push(p);
-      o.log(`  ${describe(p)}`);
-    }
+    const phase = async (connections: number): Promise<Phase> => {
+      const probe = connections === OVERLOAD_CONNECTIONS ? probeHealthz(origin) : undefined;
+      const { result: load, peaks } = await peaksDuring(pids, () => closedLoop(origin, requests, connections, o.durationSeconds));
+      const healthz = await probe?.stop();
+      const after = await normalCall(origin, requests[0]);
+      return { connections, load, peakRssMB: peaks.map(mb), healthz, after };
+    };
+    const slowest = (p: Phase) => Math.max(p.load.answered.max, p.load.refused.max);
+    const describe = (p: Phase) => `${p.connections} conn: ${p.load.answered.count} answered (${p.load.answeredRps}/s, p50 ${p.load.answered.p50} ms, p99 ${p.load.answered.p99} ms, max ${p.load.answered.max} ms)`
+      + `, ${p.load.refused.count} refused (p50 ${p.load.refused.p50} ms, p99 ${p.load.refused.p99} ms, max ${p.load.refused.max} ms)`
+      + `${p.load.other ? `, OTHER ${p.load.other} (connection errors ${p.load.connectionErrors}): ${p.load.otherSample}` : ''}`
+      + `${p.healthz ? `; /healthz ${p.healthz.count} probes, p50 ${p.healthz.p50} ms, max ${p.healthz.max} ms${p.healthz.failed ? `, ${p.healthz.failed} FAILED` : ''}` : ''}`
+      + `; peak RSS ${p.peakRssMB.join(' / ')} MB; then a normal call: ${p.after.status}${p.after.ok ? '' : ' (WRONG)'} in ${p.after.ms} ms`;
 
-    // 2. The default bound: at its concurrency, then at 4x, in rounds; without a bound at 4x once.
-    const bounded = await serve(undefined);
-    const base = bounded.bound;
-    o.log(`\ndefault bound: SVAPI_MAX_IN_FLIGHT = ${base}; load ${base} connections (what the process serves), overload ${4 * base}`);
-    const rounds: { base: Phase; overload: Phase; ratio: number }[] = [];
+    if (o.warmupSeconds > 0) await closedLoop(origin, requests, o.connections, o.warmupSeconds);
+    const rounds: { normal: Phase; overload: Phase }[] = [];
     for (let i = 1; i <= o.rounds; i++) {
-      const b = await phase(bounded.child.pid, bounded.origin, requests, base, o.durationSeconds);
-      const v = await phase(bounded.child.pid, bounded.origin, requests, 4 * base, o.durationSeconds);
-      const ratio = Math.round((v.load.answered.p99 / b.load.answered.p99) * 100) / 100;
-      rounds.push({ base: b, overload: v, ratio });
-      o.log(`  [round ${i}/${o.rounds}] ${describe(b)}\n                ${describe(v)}\n                answered p99 at 4x / at 1x: ${ratio}`);
+      const normal = await phase(o.connections);
+      const overload = await phase(OVERLOAD_CONNECTIONS);
+      rounds.push({ normal, overload });
+      o.log(`  [round ${i}/${o.rounds}] ${describe(normal)}\n                ${describe(overload)}`);
     }
-    await bounded.stop();
-    const noBound = await phase(unbounded.child.pid, unbounded.origin, requests, 4 * base, o.durationSeconds);
-    o.log(`  without a bound, ${describe(noBound)}`);
-    await unbounded.stop();
+    await o.stop(service.child);
 
+    const phases = rounds.flatMap((r) => [r.normal, r.overload]);
     const summary = {
-      bound: base,
-      answeredP99BaseMs: median(rounds.map((r) => r.base.load.answered.p99)),
-      answeredP99OverloadMs: median(rounds.map((r) => r.overload.load.answered.p99)),
-      p99Ratio: median(rounds.map((r) => r.ratio)),
-      refusedP99Ms: median(rounds.map((r) => r.overload.load.refused.p99)),
-      refusedMaxMs: Math.max(...rounds.map((r) => r.overload.load.refused.max)),
-      answeredRpsBase: median(rounds.map((r) => r.base.load.answeredRps)),
+      processes: pids.length,
+      // Correctness in every round; times on the median of the rounds (the machine is shared).
+      other: phases.reduce((n, p) => n + p.load.other - p.load.connectionErrors, 0),
+      connectionErrors: phases.reduce((n, p) => n + p.load.connectionErrors, 0),
+      slowestMs: median(rounds.map((r) => Math.max(slowest(r.normal), slowest(r.overload)))),
+      slowestEverMs: Math.max(...phases.map(slowest)),
+      healthzMaxMs: median(rounds.map((r) => r.overload.healthz!.max)),
+      healthzMaxEverMs: Math.max(...rounds.map((r) => r.overload.healthz!.max)),
+      healthzFailed: rounds.reduce((n, r) => n + r.overload.healthz!.failed, 0),
+      peakRssMB: pids.map((_, i) => median(phases.map((p) => p.peakRssMB[i]))),
+      peakRssEverMB: Math.max(...phases.flatMap((p) => p.peakRssMB)),
+      afterFailed: phases.filter((p) => !p.after.ok).map((p) => `${p.connections} conn: ${p.after.status}`),
+      answeredRpsNormal: median(rounds.map((r) => r.normal.load.answeredRps)),
       answeredRpsOverload: median(rounds.map((r) => r.overload.load.answeredRps)),
-      peakRssMB: Math.max(...rounds.flatMap((r) => [r.base.peakRssMB, r.overload.peakRssMB])),
-      other: rounds.reduce((n, r) => n + r.base.load.other + r.overload.load.other, 0),
+      refusedShareOverload: median(rounds.map((r) => Math.round((r.overload.load.refused.count / Math.max(1, r.overload.load.refused.count + r.overload.load.answered.count)) * 1000) / 10)),
     };
     const checks = [
-      [`answered p99 at 4x within 2x of 1x (median of rounds): ${summary.answeredP99OverloadMs} / ${summary.answeredP99BaseMs} ms = ${summary.p99Ratio}`, summary.p99Ratio <= 2],
-      [`refused within 100 ms: p99 ${summary.refusedP99Ms} ms (median of rounds), max ${summary.refusedMaxMs} ms`, summary.refusedP99Ms <= 100],
-      [`peak RSS under 250 MB: ${summary.peakRssMB} MB (highest of every round)`, summary.peakRssMB < 250],
-      [`no wrong answers or errors: ${summary.other}`, summary.other === 0],
+      [`every answer 200 (the right bytes) or 503 ServiceUnavailable with Retry-After, in every round: ${summary.other} other`, summary.other === 0],
+      [`no request waits more than ${MAX_WAIT_MS / 1000} s: slowest ${summary.slowestMs} ms (median of rounds; slowest of all ${summary.slowestEverMs} ms)`, summary.slowestMs <= MAX_WAIT_MS],
+      [`no connection errors: ${summary.connectionErrors}`, summary.connectionErrors === 0],
+      [`/healthz within ${HEALTHZ_MS} ms during the overload: max ${summary.healthzMaxMs} ms (median of rounds; slowest of all ${summary.healthzMaxEverMs} ms), ${summary.healthzFailed} failed`,
+        summary.healthzMaxMs <= HEALTHZ_MS && summary.healthzFailed === 0],
+      [`RSS per process below ${RSS_MB} MB: ${summary.peakRssMB.join(' / ')} MB (primary / workers, median of phases' peaks; highest ${summary.peakRssEverMB} MB)`, Math.max(...summary.peakRssMB) < RSS_MB],
+      [`a normal call right after gets 200, after every phase: ${summary.afterFailed.length ? `FAILED ${summary.afterFailed.join(', ')}` : 'yes'}`, summary.afterFailed.length === 0],
     ] as const;
-    o.log('');
+    o.log(`\nload average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    o.log(`answered/s (median of rounds): ${summary.answeredRpsNormal} at ${o.connections} connections, ${summary.answeredRpsOverload} at ${OVERLOAD_CONNECTIONS} (${summary.refusedShareOverload}% refused)`);
     for (const [text, ok] of checks) o.log(`${ok ? 'ok  ' : 'FAIL'} ${text}`);
-    fs.writeFileSync(o.resultsFile, `${JSON.stringify({ words, ramp, rounds, withoutBoundAt4x: noBound, summary }, null, 2)}\n`);
+    fs.writeFileSync(o.resultsFile, `${JSON.stringify({ loadAverageBefore: loadBefore, loadAverageAfter: os.loadavg(), words, connections: [o.connections, OVERLOAD_CONNECTIONS], rounds, summary }, null, 2)}\n`);
     o.log(`\nresults: ${o.resultsFile}`);
     return checks.every(([, ok]) => ok);
   } finally {

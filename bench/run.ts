@@ -29,9 +29,9 @@ import { runOverload } from './overload';
 const USAGE = `usage: npm run bench -- [options]
   --dataset <sample|scaleN>    sample: a fresh database loaded from seeds/data (dropped afterwards)
                                scaleN (scale100, scale10): the existing svapi_scaleN database [sample]
-  --overload                   instead of the cases: FindItems (1,000 items, cache off) at the
-                               service's SVAPI_MAX_IN_FLIGHT and at 4x that (see bench/README.md);
-                               needs a generated dataset (--dataset scale10)
+  --overload                   instead of the cases: shedding above capacity, FindItems (1,000
+                               items, cache off) at --connections and at 1,024 connections, in
+                               rounds (see bench/README.md); needs a generated dataset (--dataset scale10)
   --database-url <url>         use this (loaded) database instead
   --server-url <url>           Postgres server for the fresh sample database
                                [$BENCH_PG_URL or postgres://postgres@127.0.0.1:5432/postgres]
@@ -344,12 +344,16 @@ const run = args.overload
     durationSeconds: opts.durationSeconds,
     warmupSeconds: opts.warmupSeconds,
     rounds: roundCount,
-    serviceLog,
+    connections: opts.connections,
     resultsFile: path.join(RESULTS, `${stamp}-${label}.json`),
     log,
-    children,
+    start,
+    stop,
   }).then((ok) => {
     if (!ok) process.exitCode = 1;
+  }).finally(async () => {
+    for (const child of children) await child.stop(2_000);
+    log(`the services' output: ${await filterAccessLogs()}`);
   })
   : main;
 

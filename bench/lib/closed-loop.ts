@@ -23,8 +23,10 @@ export interface LoadResult {
   answered: Percentiles;
   /** Latency of the overload refusals (ServiceUnavailable with Retry-After), ms. */
   refused: Percentiles;
-  /** Anything else: errors, wrong bodies, other statuses. */
+  /** Anything else: connection errors, wrong bodies, other statuses. */
   other: number;
+  /** Of those, connection errors (refused, reset, closed before the answer ended). */
+  connectionErrors: number;
   otherSample?: string;
 }
 
@@ -49,6 +51,7 @@ export async function closedLoop(origin: string, requests: CheckedRequest[], con
   const answered: number[] = [];
   const refused: number[] = [];
   let other = 0;
+  let connectionErrors = 0;
   let otherSample: string | undefined;
   let next = 0;
   const started = performance.now();
@@ -72,13 +75,16 @@ export async function closedLoop(origin: string, requests: CheckedRequest[], con
         }
         resolve();
       });
-      res.on('error', () => {
+      res.on('error', (e) => {
         other++;
+        connectionErrors++;
+        otherSample ??= e.message;
         resolve();
       });
     });
     req.on('error', (e) => {
       other++;
+      connectionErrors++;
       otherSample ??= e.message;
       resolve();
     });
@@ -97,6 +103,7 @@ export async function closedLoop(origin: string, requests: CheckedRequest[], con
     answered: percentiles(answered),
     refused: percentiles(refused),
     other,
+    connectionErrors,
     otherSample,
   };
 }

@@ -1,0 +1,50 @@
+// The overload bench's load generator (bench/lib/closed-loop.ts) sorts every response into a
+// right answer, a refusal (503 ServiceUnavailable with Retry-After), a connection error, or
+// anything else; `npm run bench -- --overload` checks its targets on those counts.
+
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { closedLoop, type CheckedRequest } from '../bench/lib/closed-loop';
+
+const answer = Buffer.from(`<r>${'<Item>x</Item>'.repeat(2000)}</r>`);
+const refusal = '<soap:Fault><Code>ServiceUnavailable</Code></soap:Fault>';
+let server: http.Server;
+let origin: string;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    req.resume();
+    if (req.url === '/ok') res.end(answer);
+    else if (req.url === '/wrong') res.end(answer.subarray(1));
+    else if (req.url === '/shed') res.writeHead(503, { 'Retry-After': '1' }).end(refusal);
+    else if (req.url === '/shed-without-retry-after') res.writeHead(503).end(refusal);
+    else req.socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+const to = (path: string): CheckedRequest => ({ request: { method: 'GET', path, headers: {} }, expected: answer });
+
+test('right answers and refusals are counted apart; nothing else', async () => {
+  const r = await closedLoop(origin, [to('/ok'), to('/shed')], 2, 0.3);
+  expect(r.answered.count).toBeGreaterThan(0);
+  expect(r.refused.count).toBeGreaterThan(0);
+  expect(r.other).toBe(0);
+  expect(r.connectionErrors).toBe(0);
+});
+
+test.each(['/wrong', '/shed-without-retry-after'])('%s counts as other, not as a connection error', async (path) => {
+  const r = await closedLoop(origin, [to(path)], 2, 0.3);
+  expect(r.answered.count + r.refused.count).toBe(0);
+  expect(r.other).toBeGreaterThan(0);
+  expect(r.connectionErrors).toBe(0);
+});
+
+test('a connection closed without an answer is a connection error', async () => {
+  const r = await closedLoop(origin, [to('/ok'), to('/reset')], 2, 0.3);
+  expect(r.answered.count).toBeGreaterThan(0);
+  expect(r.connectionErrors).toBeGreaterThan(0);
+  expect(r.other).toBe(r.connectionErrors);
+});
