@@ -6,6 +6,7 @@ import { freePort } from './support/redis-server';
 import { pendingMigrations } from '../src/db/migrate';
 import { migrationNames } from '../migrations';
 import { CONFIG_EXIT_CODE } from '../src/config';
+import { onServer } from './support/server-only';
 
 // `svapi migrate --wait`, as docker-compose.yml runs it next to a Postgres that is still starting:
 // the database is reached through a relay on a loopback port that starts listening later.
@@ -87,7 +88,7 @@ test('--wait takes whole seconds', async () => {
 
 // A server that answers with a refusal waiting does not mend (here an unknown database; the
 // embedded one takes any name) fails at once, as without --wait.
-(process.env.DATABASE_URL ? test : test.skip)('a server that refuses for good is not waited for', async () => {
+onServer('a server that refuses for good is not waited for', async () => {
   const url = new URL(db.url);
   url.pathname = '/svapi_no_such_database';
   const result = await runCli(['migrate', '--wait', '90'], { DATABASE_URL: url.toString() });
