@@ -17,12 +17,27 @@ tmp=$(mktemp -d)
 db="svapi_pruned_$(date +%s)_$$"
 serve_pid=
 cleanup() {
-  [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null
+  [ -n "$serve_pid" ] && kill -TERM -- "-$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null
   psql "$server_url" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true
   rm -rf "$tmp"
 }
 trap cleanup EXIT
 fail() { echo "check-pruned-install: $*" >&2; exit 1; }
+# stop_serve: SIGTERM to the whole process group of `npm start` (npm, its shell, svapi): npm does
+# not always pass the signal on, which left svapi running after this script. Fails if any of them
+# is still running 20 s later.
+stop_serve() {
+  local pid=$serve_pid
+  serve_pid=
+  kill -TERM -- "-$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  for _ in $(seq 1 100); do
+    kill -0 -- "-$pid" 2>/dev/null || return 0
+    sleep 0.2
+  done
+  kill -KILL -- "-$pid" 2>/dev/null
+  fail "svapi serve was still running 20 s after SIGTERM"
+}
 
 echo "--- clone, npm ci, npm run build, npm prune --omit=dev"
 git clone --quiet "$repo" "$tmp/svapi"
@@ -46,7 +61,7 @@ echo "npx svapi --version: $version"
 # default the demo credential it prints on a first start), then stops.
 serve_check() {
   local out="$tmp/serve.out" url= id=${1:-} key=${2:-}
-  npm start -- --workers 1 >"$out" 2>&1 & # npm passes SIGTERM on to svapi
+  setsid npm start -- --workers 1 >"$out" 2>&1 & # a process group of its own: stop_serve
   serve_pid=$!
   for _ in $(seq 1 600); do
     url=$(sed -n 's/^svapi listening on \(http[^ ]*\).*/\1/p' "$out")
@@ -64,7 +79,7 @@ serve_check() {
   monster=$(curl -sfG "$url/API/hunting.asmx/GetMonster" --data-urlencode "DevID=$id" --data-urlencode "DevKey=$key" -d MonsterID=1) \
     || fail "GetMonster failed"
   [[ $monster == *'<MonsterID>1</MonsterID>'* ]] || fail "GetMonster did not answer monster 1: $monster"
-  kill "$serve_pid"; wait "$serve_pid" || true; serve_pid=
+  stop_serve
   echo "serve: /healthz 200, GetMonster 200 (DevID $id)"
 }
 
