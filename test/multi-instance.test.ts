@@ -36,7 +36,9 @@ let b: SpawnedServe;
 let keys: Credential[] = [];
 /** Requests the streams have sent, over all of them (the key a request uses follows from it). */
 let streamed = 0;
-const STREAM_KEYS = 36;
+// Each key carries 90 streamed requests (under SVAPI_RATE_LIMIT): enough for every stream here,
+// the drain's included, however fast the balancer answers.
+const STREAM_KEYS = 300;
 
 if (!process.env.DATABASE_URL) {
   test.skip('multi-instance: needs a Postgres server (DATABASE_URL); the embedded database has no LISTEN/NOTIFY', () => {});
@@ -61,7 +63,7 @@ if (!process.env.DATABASE_URL) {
       SVAPI_CACHE_CHECK_MS: String(CACHE_CHECK_MS),
     };
     [a, b] = await Promise.all([spawnServe(['--workers', '2'], env, { over: shared }), spawnServe(['--workers', '2'], env, { over: shared })]);
-    keys = await Promise.all(Array.from({ length: 40 }, (_, i) => createKey(db.knex, `stream ${i}`)));
+    keys = await Promise.all(Array.from({ length: STREAM_KEYS + 3 }, (_, i) => createKey(db.knex, `stream ${i}`)));
     lb = new Haproxy({ a: portOf(a), b: portOf(b) });
     await lb.start();
     // Both servers in rotation and counting the limits in Redis.
@@ -113,9 +115,16 @@ function stream(concurrency = 6): Stream {
   const loop = async () => {
     while (!stopped) {
       const i = streamed++;
+      if (i >= STREAM_KEYS * 90) {
+        // Out of keys: recorded (the statuses assertion names it) and every loop ends. Going on
+        // would spin without ever awaiting, and the test could never time out.
+        statuses['error: the test ran out of keys'] = (statuses['error: the test ran out of keys'] ?? 0) + 1;
+        stopped = true;
+        for (const w of waiters.splice(0)) w.resolve();
+        break;
+      }
       let outcome: string;
       try {
-        if (i >= STREAM_KEYS * 90) throw new Error('the test ran out of keys');
         const res = await get(lb.url, keys[Math.floor(i / 90)], (i % 30) + 1);
         outcome = String(res.status);
         servedBy[res.servedBy] = (servedBy[res.servedBy] ?? 0) + 1;
@@ -135,7 +144,8 @@ function stream(concurrency = 6): Stream {
     statuses,
     servedBy,
     total: () => answered,
-    more: (n) => new Promise((resolve) => waiters.push({ at: answered + n, resolve })),
+    // Once stopped (out of keys) nothing more comes: the statuses say why.
+    more: (n) => (stopped ? Promise.resolve() : new Promise((resolve) => waiters.push({ at: answered + n, resolve }))),
     stop: async () => {
       stopped = true;
       await Promise.all(loops);
