@@ -1,46 +1,25 @@
-import { spawn } from 'node:child_process';
-import readline from 'node:readline';
+import { createKey } from '../src/auth/keys';
 import { freshDatabase, type TestDatabase } from './support/db';
-import { ROOT, SVAPI_SOURCE } from './support/cli';
+import { spawnServe } from './support/spawn-serve';
 
 // What `svapi serve` prints once it listens: the URL to call, and where the process really
 // listens, which in a container is not the published port (docker run -p 9000:8080).
 let db: TestDatabase;
+let key: { devId: number; devKey: string };
 beforeAll(async () => {
   db = await freshDatabase({ seed: true });
+  key = await createKey(db.knex, 'banner');
 }, 60_000);
 afterAll(() => db.destroy());
 
 /** The lines `serve` prints up to its database line, then stops it. */
 async function banner(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string[]> {
-  const child = spawn(process.execPath, [...SVAPI_SOURCE, 'serve', ...args], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: db.url,
-      ...(db.embedded ? { SVAPI_SHARED_EMBEDDED: '1' } : {}),
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      SVAPI_DB_POOL_MAX: '2',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const served = await spawnServe(args, { LOG_LEVEL: 'silent', SVAPI_DB_POOL_MAX: '2', ...env }, { over: { db, key } });
   try {
-    return await new Promise<string[]>((resolve, reject) => {
-      const lines: string[] = [];
-      readline.createInterface({ input: child.stdout! }).on('line', (line) => {
-        if (line.startsWith('{')) return;
-        lines.push(line);
-        if (line.startsWith('  database:')) resolve(lines);
-      });
-      void exited.then((code) => reject(new Error(`serve exited with ${code}: ${lines.join('\n')}`)));
-    });
+    await served.line((l) => l.startsWith('  database:'));
+    return served.lines.slice(0, served.lines.findIndex((l) => l.startsWith('  database:')) + 1);
   } finally {
-    child.kill('SIGKILL');
-    await exited;
+    await served.stop();
   }
 }
 

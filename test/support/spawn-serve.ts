@@ -11,6 +11,10 @@ export interface SpawnedServe {
   key: { devId: number; devKey: string };
   /** JSON log lines the process (and its workers) wrote to stdout so far. */
   log: Record<string, unknown>[];
+  /** The other lines it wrote to stdout so far (the start-up banner). */
+  lines: string[];
+  /** The first line of `lines` that `match` takes, once it is written; rejects if the process exits first. */
+  line(match: (line: string) => boolean): Promise<string>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<void>;
 }
@@ -47,20 +51,34 @@ export async function spawnServe(
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const log: Record<string, unknown>[] = [];
-  const url = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.startsWith('{')) log.push(JSON.parse(line));
-      const m = /^svapi listening on (\S+)/.exec(line);
-      if (m) resolve(m[1]);
-    });
-    void exited.then(({ code }) => reject(new Error(`svapi serve exited with ${code} before listening`)));
+  const lines: string[] = [];
+  const stdout = readline.createInterface({ input: child.stdout! });
+  stdout.on('line', (line) => {
+    if (line.startsWith('{')) log.push(JSON.parse(line));
+    else lines.push(line);
   });
+  const line = (match: (line: string) => boolean) =>
+    new Promise<string>((resolve, reject) => {
+      const found = lines.find(match);
+      if (found !== undefined) return resolve(found);
+      const take = (l: string) => {
+        if (!l.startsWith('{') && match(l)) {
+          stdout.off('line', take);
+          resolve(l);
+        }
+      };
+      stdout.on('line', take);
+      void exited.then(({ code }) => reject(new Error(`svapi serve exited with ${code}; its lines:\n${lines.join('\n')}`)));
+    });
+  const url = (await line((l) => l.startsWith('svapi listening on '))).slice('svapi listening on '.length).split(' ')[0];
   return {
     child,
     url,
     db,
     key,
     log,
+    lines,
+    line,
     exited,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
