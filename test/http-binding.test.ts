@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { Request } from 'express';
+import type { Req as Request } from '../src/http/exchange';
 import { baseUrl } from '../src/bindings/base-url';
 import { loadConfig } from '../src/config';
 import { startWithoutDatabase } from './support/app-without-db';

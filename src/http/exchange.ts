@@ -17,10 +17,7 @@ export interface Locals {
   devId?: number;
 }
 
-/**
- * The request and response of the whole service: plain Node ones, the same for an operation call
- * (the router and the pipeline, no Express) and a page (Express, whose res.locals fits Locals).
- */
+/** The request and response of the whole service: plain Node ones, with what the router puts in `locals`. */
 export type Req = http.IncomingMessage;
 export type Res = http.ServerResponse & { locals: Locals };
 
