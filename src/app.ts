@@ -7,13 +7,13 @@ import { LimitStore } from './auth/limit-store';
 import { ENDPOINTS } from './bindings/endpoints';
 import { WsdlDocuments } from './bindings/wsdl-documents';
 import { endpointGetHandler, indexHandler } from './bindings/docs';
-import { assignRequestId } from './bindings/request-id';
-import { accessLog } from './bindings/access-log';
-import { answerFavicon } from './bindings/favicon';
+import { assignRequestId } from './http/request-id';
+import { accessLog } from './http/access-log';
+import { answerFavicon } from './http/favicon';
 import type { Req, Res } from './http/exchange';
-import { BINDINGS } from './pipeline/registry';
+import { BINDING_NAMES, BINDINGS } from './pipeline/registry';
 import { callHandler } from './pipeline/handle';
-import { router, type PageHandler, type RoutedCall, type RoutedEndpoint } from './pipeline/router';
+import { router, type PageHandler, type RoutedCall, type RoutedEndpoint } from './http/router';
 import { InFlightLimit } from './pipeline/in-flight';
 import { EventLoopGuard } from './pipeline/event-loop-guard';
 import { DbQueue } from './pipeline/db-queue';
@@ -55,7 +55,7 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   const dbQueue = new DbQueue({ slots: config.SVAPI_DB_POOL_MAX, targetMs: config.SVAPI_QUEUE_TARGET_MS }, () => report.note('database-wait'));
   const limit = new InFlightLimit(config.SVAPI_MAX_IN_FLIGHT, loop, report);
   const metrics = createMetrics(knex, results, { limits, overload: { limit, loop, dbQueue, report } });
-  const log = accessLog(ctx.accessLogger ?? logger, (r) => metrics.observe(r));
+  const log = accessLog(ctx.accessLogger ?? logger, BINDING_NAMES, (r) => metrics.observe(r));
 
   const service: ServiceContext = {
     knex,

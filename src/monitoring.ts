@@ -3,7 +3,7 @@ import type { LimitStore } from './auth/limit-store';
 import { schemaIsCurrent } from './db/migrate';
 import type { Res } from './http/exchange';
 import type { Metrics } from './metrics';
-import type { PageHandler } from './pipeline/router';
+import type { PageHandler } from './http/router';
 
 /** A plain-text answer with its length (a HEAD gets the headers alone). */
 function sendText(res: Res, status: number, contentType: string, text: string): void {

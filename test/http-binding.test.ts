@@ -7,7 +7,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { Req as Request } from '../src/http/exchange';
-import { baseUrl } from '../src/bindings/base-url';
+import { baseUrl } from '../src/http/base-url';
 import { loadConfig } from '../src/config';
 import { startWithoutDatabase } from './support/app-without-db';
 import { envelope, SOAP11_NS as SOAP11, XML_DECL } from './support/bindings';

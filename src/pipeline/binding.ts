@@ -6,19 +6,10 @@ import type { Endpoint } from '../bindings/endpoints';
 import type { Operation, OperationResult } from '../operations/catalog';
 import type { RawParams } from '../operations/params';
 import type { Req, Res } from '../http/exchange';
+import type { Route } from '../http/router';
 import type { Html } from '../bindings/docs/pages';
 import type { Sample, SampleTarget } from '../bindings/docs/samples';
 import type { ServiceContext } from './service-context';
-
-/** Where a call goes: `<path>` itself, or `<path>/<Operation>`. */
-export type Target = 'endpoint' | 'operation';
-
-export interface Route {
-  method: 'GET' | 'POST';
-  target: Target;
-  /** Whether the binding takes a request with this media type (Content-Type essence, '' if none); absent: every one. */
-  accepts?: (essence: string) => boolean;
-}
 
 /** An operation call as a binding read it: the operation and its parameters as text. */
 export interface Call {

@@ -11,7 +11,7 @@ import { queryOf, sendBody, type Req, type Res } from '../../http/exchange';
 import type { BindingModule } from '../../pipeline/binding';
 import { BINDINGS } from '../../pipeline/registry';
 import type { ServiceContext } from '../../pipeline/service-context';
-import { baseUrl } from '../base-url';
+import { baseUrl } from '../../http/base-url';
 import { soapActionFor } from '../soap/action';
 import { ENDPOINTS, type Endpoint } from '../endpoints';
 import { discoDocument } from './disco';

@@ -4,7 +4,7 @@ import { parseContentType } from '../../http/content-type';
 import { decodeBody, readBody } from '../../http/body';
 import { queryOf, type Req, type Res } from '../../http/exchange';
 import { RecordSerializer } from '../../xml/records';
-import { sendErrorDocument } from '../../pipeline/error-document';
+import { sendErrorDocument } from '../../http/error-document';
 import { XML_TYPE } from '../../xml/vocabulary';
 import type { Call, EndpointBinding } from '../../pipeline/binding';
 import { pathOperation } from '../../pipeline/path-operation';

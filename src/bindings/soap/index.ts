@@ -6,7 +6,7 @@ import { soapFault } from '../../xml/faults';
 import { RecordSerializer } from '../../xml/records';
 import { decodeBody, readBody } from '../../http/body';
 import { sendBody, type Req, type Res } from '../../http/exchange';
-import { sendErrorDocument } from '../../pipeline/error-document';
+import { sendErrorDocument } from '../../http/error-document';
 import type { BindingModule, Call, EndpointBinding } from '../../pipeline/binding';
 import type { ServiceContext } from '../../pipeline/service-context';
 import { html } from '../docs/pages';

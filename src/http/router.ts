@@ -1,11 +1,21 @@
 import type http from 'node:http';
 import type { Logger } from '../log';
 import { errors, toServiceError } from '../errors';
-import { parseContentType } from '../http/content-type';
-import { pathOf, type Req, type Res } from '../http/exchange';
-import type { Route, Target } from './binding';
+import { parseContentType } from './content-type';
+import { pathOf, type Req, type Res } from './exchange';
 import { sendErrorDocument } from './error-document';
 import { logServiceError } from './log-error';
+
+/** Where a call goes: `<path>` itself, or `<path>/<Operation>`. */
+export type Target = 'endpoint' | 'operation';
+
+/** A binding's route: the method, the target, and the media types it takes. */
+export interface Route {
+  method: 'GET' | 'POST';
+  target: Target;
+  /** Whether the binding takes a request with this media type (Content-Type essence, '' if none); absent: every one. */
+  accepts?: (essence: string) => boolean;
+}
 
 /** What serves a page: a GET (and a HEAD, whose body Node leaves out) on a fixed path. */
 export type PageHandler = (req: Req, res: Res) => void | Promise<void>;
