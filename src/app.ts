@@ -11,7 +11,7 @@ import { assignRequestId } from './http/request-id';
 import { accessLog } from './http/access-log';
 import { answerFavicon } from './http/favicon';
 import type { Req, Res } from './http/exchange';
-import { BINDING_NAMES, BINDINGS } from './pipeline/registry';
+import { BINDING_NAMES, BINDINGS } from './bindings/registry';
 import { callHandler } from './pipeline/handle';
 import { router, type PageHandler, type RoutedCall, type RoutedEndpoint } from './http/router';
 import { InFlightLimit } from './pipeline/in-flight';

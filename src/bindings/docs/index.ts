@@ -9,7 +9,7 @@ import { operationsOf, type Operation } from '../../operations/catalog';
 import { Answer, sendAnswer } from '../../http/answer';
 import { queryOf, sendBody, type Req, type Res } from '../../http/exchange';
 import type { BindingModule } from '../../pipeline/binding';
-import { BINDINGS } from '../../pipeline/registry';
+import { BINDINGS } from '../registry';
 import type { ServiceContext } from '../../pipeline/service-context';
 import { baseUrl } from '../../http/base-url';
 import { soapActionFor } from '../soap/action';

@@ -1,8 +1,8 @@
-import { soapBinding } from '../bindings/soap';
-import { httpGetBinding } from '../bindings/http/get';
-import { httpPostBinding } from '../bindings/http/post';
-import { jsonBinding } from '../bindings/json';
-import type { BindingModule } from './binding';
+import { soapBinding } from './soap';
+import { httpGetBinding } from './http-get-post/get';
+import { httpPostBinding } from './http-get-post/post';
+import { jsonBinding } from './json';
+import type { BindingModule } from '../pipeline/binding';
 
 /**
  * Every binding the service serves, in the order the help pages list them. Where two share a route
