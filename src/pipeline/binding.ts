@@ -2,13 +2,13 @@
 // these in order for every operation call; the router (router.ts) picks the binding by its routes.
 
 import type { ServiceError } from '../errors';
-import type { Endpoint } from '../bindings/endpoints';
+import type { Endpoint } from '../operations/endpoints';
 import type { Operation, OperationResult } from '../operations/catalog';
 import type { RawParams } from '../operations/params';
 import type { Req, Res } from '../http/exchange';
 import type { Route } from '../http/router';
-import type { Html } from '../bindings/docs/pages';
-import type { Sample, SampleTarget } from '../bindings/docs/samples';
+import type { Html } from '../docs/pages';
+import type { Sample, SampleTarget } from '../docs/samples';
 import type { ServiceContext } from './service-context';
 
 /** An operation call as a binding read it: the operation and its parameters as text. */

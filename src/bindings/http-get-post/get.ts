@@ -1,6 +1,6 @@
 import type { BindingModule } from '../../pipeline/binding';
-import { html } from '../docs/pages';
-import { httpGetSample } from '../docs/samples';
+import { html } from '../../docs/pages';
+import { httpGetSample } from '../../docs/samples';
 import { queryPairs, xmlPairsBinding } from '.';
 
 /** HTTP GET `<path>/<Operation>?...`: the parameters in the query string, a bare XML document. */

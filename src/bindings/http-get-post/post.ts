@@ -1,6 +1,6 @@
 import type { BindingModule } from '../../pipeline/binding';
-import { html } from '../docs/pages';
-import { httpPostSample } from '../docs/samples';
+import { html } from '../../docs/pages';
+import { httpPostSample } from '../../docs/samples';
 import { formPairs, xmlPairsBinding } from '.';
 
 /**

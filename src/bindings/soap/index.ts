@@ -9,12 +9,12 @@ import { sendBody, type Req, type Res } from '../../http/exchange';
 import { sendErrorDocument } from '../../http/error-document';
 import type { BindingModule, Call, EndpointBinding } from '../../pipeline/binding';
 import type { ServiceContext } from '../../pipeline/service-context';
-import { html } from '../docs/pages';
-import { soapSample } from '../docs/samples';
-import type { Endpoint } from '../endpoints';
+import { html } from '../../docs/pages';
+import { soapSample } from '../../docs/samples';
+import type { Endpoint } from '../../operations/endpoints';
 import { envelopeTemplates, type EnvelopeTemplate } from './envelopes';
 import { SOAP_CONTENT_TYPES } from '../../xml/vocabulary';
-import { acceptedActions } from './action';
+import { acceptedActions } from '../../xml/soap-action';
 
 const NAMES = { '1.1': 'soap11', '1.2': 'soap12' } as const;
 const VERSION_OF: Record<string, SoapVersion> = { soap11: '1.1', soap12: '1.2' };

@@ -4,16 +4,16 @@
 // its DISCO document. Every page is built
 // from the operation table and the metadata generated from the WSDLs.
 
-import { XML_TYPE } from '../../xml/vocabulary';
-import { operationsOf, type Operation } from '../../operations/catalog';
-import { Answer, sendAnswer } from '../../http/answer';
-import { queryOf, sendBody, type Req, type Res } from '../../http/exchange';
-import type { BindingModule } from '../../pipeline/binding';
-import { BINDINGS } from '../registry';
-import type { ServiceContext } from '../../pipeline/service-context';
-import { baseUrl } from '../../http/base-url';
-import { soapActionFor } from '../soap/action';
-import { ENDPOINTS, type Endpoint } from '../endpoints';
+import { XML_TYPE } from '../xml/vocabulary';
+import { operationsOf, type Operation } from '../operations/catalog';
+import { Answer, sendAnswer } from '../http/answer';
+import { queryOf, sendBody, type Req, type Res } from '../http/exchange';
+import type { BindingModule } from '../pipeline/binding';
+import { BINDINGS } from '../bindings/registry';
+import type { ServiceContext } from '../pipeline/service-context';
+import { baseUrl } from '../http/base-url';
+import { soapActionFor } from '../xml/soap-action';
+import { ENDPOINTS, type Endpoint } from '../operations/endpoints';
 import { discoDocument } from './disco';
 import { codeBlock, html, layout, PAGE_HEADERS, raw, scriptHeaders, type Html } from './pages';
 import { errorSample, httpRoot, paramDocs, sampleTarget, type ParamDoc } from './samples';

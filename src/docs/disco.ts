@@ -2,9 +2,9 @@
 // Reference" reads: a contractRef to the WSDL and a soap element per SOAP binding, in the layout
 // and with the namespace prefixes ASMX's XmlSerializer wrote (q1, q2, ... per element).
 
-import { escapeAttr } from '../../xml/escape';
-import { XML_DECL, XSD_NS, XSI_NS } from '../../xml/vocabulary';
-import { soapBindingNames, type Endpoint } from '../endpoints';
+import { escapeAttr } from '../xml/escape';
+import { XML_DECL, XSD_NS, XSI_NS } from '../xml/vocabulary';
+import { soapBindingNames, type Endpoint } from '../operations/endpoints';
 
 export const DISCO_NS = 'http://schemas.xmlsoap.org/disco/';
 export const DISCO_SCL_NS = 'http://schemas.xmlsoap.org/disco/scl/';
