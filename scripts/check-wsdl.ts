@@ -49,8 +49,8 @@ import {
   type XElement,
 } from './wsdl/xml-tree';
 import { soapActionFor } from '../src/xml/soap-action';
-import { ENDPOINTS } from '../src/operations/endpoints';
-import { WsdlDocuments, type WsdlForm } from '../src/docs/wsdl-documents';
+import { ENDPOINTS } from '../src/wsdl/endpoints';
+import { WsdlDocuments, type WsdlForm } from '../src/wsdl/documents';
 
 export interface Problem {
   file: string;

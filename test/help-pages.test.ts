@@ -8,7 +8,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { ENDPOINTS, type Endpoint } from '../src/operations/endpoints';
+import { ENDPOINTS, type Endpoint } from '../src/wsdl/endpoints';
 import { RecordFields, type FieldMeta } from '../src/generated/records';
 import { OPERATIONS, type Operation } from '../src/operations/catalog';
 import { startWithoutDatabase, type PagesService } from './support/app-without-db';

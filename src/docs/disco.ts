@@ -4,7 +4,7 @@
 
 import { escapeAttr } from '../xml/escape';
 import { XML_DECL, XSD_NS, XSI_NS } from '../xml/vocabulary';
-import { soapBindingNames, type Endpoint } from '../operations/endpoints';
+import { soapBindingNames, type Endpoint } from '../wsdl/endpoints';
 
 export const DISCO_NS = 'http://schemas.xmlsoap.org/disco/';
 export const DISCO_SCL_NS = 'http://schemas.xmlsoap.org/disco/scl/';

@@ -13,7 +13,7 @@ import { BINDINGS } from '../bindings/registry';
 import type { ServiceContext } from '../pipeline/service-context';
 import { baseUrl } from '../http/base-url';
 import { soapActionFor } from '../xml/soap-action';
-import { ENDPOINTS, type Endpoint } from '../operations/endpoints';
+import { ENDPOINTS, type Endpoint } from '../wsdl/endpoints';
 import { discoDocument } from './disco';
 import { codeBlock, html, layout, PAGE_HEADERS, raw, scriptHeaders, type Html } from './pages';
 import { errorSample, httpRoot, paramDocs, sampleTarget, type ParamDoc } from './samples';

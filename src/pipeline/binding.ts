@@ -2,7 +2,7 @@
 // these in order for every operation call; the router (router.ts) picks the binding by its routes.
 
 import type { ServiceError } from '../errors';
-import type { Endpoint } from '../operations/endpoints';
+import type { Endpoint } from '../wsdl/endpoints';
 import type { Operation, OperationResult } from '../operations/catalog';
 import type { RawParams } from '../operations/params';
 import type { Req, Res } from '../http/exchange';

@@ -3,7 +3,7 @@ import { findOperation } from '../operations/catalog';
 import { sendAnswer } from '../http/answer';
 import type { Req, Res } from '../http/exchange';
 import { clientAddress } from '../http/client-address';
-import type { Endpoint } from '../operations/endpoints';
+import type { Endpoint } from '../wsdl/endpoints';
 import { OVERLOAD_RETRY_AFTER_S } from './overload-report';
 import { DatabaseWaitTooLong } from './db-queue';
 import { logServiceError } from '../http/log-error';

@@ -9,7 +9,7 @@ import { XML_TYPE } from '../../xml/vocabulary';
 import type { Call, EndpointBinding } from '../../pipeline/binding';
 import { pathOperation } from '../../pipeline/path-operation';
 import type { ServiceContext } from '../../pipeline/service-context';
-import type { Endpoint } from '../../operations/endpoints';
+import type { Endpoint } from '../../wsdl/endpoints';
 
 /**
  * What HTTP GET and HTTP POST share: text parameters from pairs (a query string or a form), a

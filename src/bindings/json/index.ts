@@ -13,7 +13,7 @@ import { pathOperation } from '../../pipeline/path-operation';
 import type { ServiceContext } from '../../pipeline/service-context';
 import { html } from '../../docs/pages';
 import { paramDocs, type Sample, type SampleTarget } from '../../docs/samples';
-import type { Endpoint } from '../../operations/endpoints';
+import type { Endpoint } from '../../wsdl/endpoints';
 import { ASP_NET_DATE, aspNetDate, aspNetMilliseconds } from './asp-net-date';
 import { readJsonParams } from './read';
 import { JsonRecordSerializer } from './records';

@@ -3,8 +3,8 @@ import { operationsOf } from '../../operations/catalog';
 import { escapeAttr } from '../../xml/escape';
 import type { SoapVersion } from '../../xml/envelope';
 import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NS } from '../../xml/vocabulary';
-import { soapBindingNames, type Endpoint } from '../../operations/endpoints';
-import { WsdlDocuments } from '../../docs/wsdl-documents';
+import { soapBindingNames, type Endpoint } from '../../wsdl/endpoints';
+import { WsdlDocuments } from '../../wsdl/documents';
 
 /** node-soap's envelope around one operation's result: the text before and after it. */
 export interface EnvelopeTemplate {

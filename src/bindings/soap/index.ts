@@ -11,7 +11,7 @@ import type { BindingModule, Call, EndpointBinding } from '../../pipeline/bindin
 import type { ServiceContext } from '../../pipeline/service-context';
 import { html } from '../../docs/pages';
 import { soapSample } from '../../docs/samples';
-import type { Endpoint } from '../../operations/endpoints';
+import type { Endpoint } from '../../wsdl/endpoints';
 import { envelopeTemplates, type EnvelopeTemplate } from './envelopes';
 import { SOAP_CONTENT_TYPES } from '../../xml/vocabulary';
 import { acceptedActions } from '../../xml/soap-action';

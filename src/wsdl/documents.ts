@@ -4,7 +4,7 @@ import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import { escapeAttr } from '../xml/escape';
 import { XML_DECL } from '../xml/vocabulary';
-import { ENDPOINTS, WSDL_DIR, type Endpoint } from '../operations/endpoints';
+import { ENDPOINTS, WSDL_DIR, type Endpoint } from './endpoints';
 import { soapActionFor } from '../xml/soap-action';
 
 /** The namespace the WSDL files on disk use (scripts/check-wsdl.ts holds them to it). */
