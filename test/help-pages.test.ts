@@ -114,6 +114,18 @@ test('/ lists the four endpoints with their help pages, WSDLs and operations, an
   expect(discoLinks(p)).toEqual([]);
 });
 
+test('the pages list the five bindings in one order: SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST, JSON', async () => {
+  const order = ['SOAP 1.1', 'SOAP 1.2', 'HTTP GET', 'HTTP POST', 'JSON'];
+  const home = await page(`${svc.url}/`);
+  expect(textOf(home.root)).toContain(`served over ${order.slice(0, -1).join(', ')} and JSON, and`);
+  expect(textOf(home.root)).not.toMatch(/four bindings/);
+  for (const url of [`${svc.url}/`, `${svc.url}${ENDPOINTS[0].path}`]) {
+    const p = await page(url);
+    const table = all(p.root, 'table').find((t) => all(t, 'th').map(textOf).join('|') === 'Binding|Request|Answer')!;
+    expect(all(table, 'tr').slice(1).map((tr) => textOf(tr.children[0]))).toEqual(order);
+  }
+});
+
 test.each(ENDPOINTS.map((e) => [e.path, e] as const))('the help page of %s lists its operations and links the WSDL', async (_p, e) => {
   for (const url of [`${svc.url}${e.path}`, `${svc.url}${e.path.toUpperCase()}`, `${svc.url}${e.path}/`]) {
     const p = await page(url);

@@ -5,8 +5,9 @@ import { jsonBinding } from './json';
 import type { BindingModule } from '../pipeline/binding';
 
 /**
- * Every binding the service serves, in the order the help pages list them. Where two share a route
- * (method and path), the first whose media type predicate takes the request serves it.
+ * Every binding the service serves, in routing order: where two share a route (method and path),
+ * the first whose media type predicate takes the request serves it (JSON before HTTP POST, which
+ * takes the rest). The help pages keep an order of their own (docs/bindings.ts).
  */
 export const BINDINGS: readonly BindingModule[] = [soapBinding, httpGetBinding, jsonBinding, httpPostBinding];
 
