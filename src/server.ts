@@ -5,6 +5,7 @@ import { demoCredential, type DemoCredential } from './auth/demo-key';
 import { createApp } from './app';
 import { createHttpServer } from './http-server';
 import type { Logger } from './log';
+import { SAMPLE_SEEDING } from '../seeds/sample';
 
 export interface RunningServer {
   url: string;
@@ -34,7 +35,7 @@ export interface StartOptions {
 }
 
 export async function startServer(config: Config, logger: Logger, opts: StartOptions = {}): Promise<RunningServer> {
-  const db = await openDatabase(config, 'service', opts);
+  const db = await openDatabase(config, 'service', { ...opts, seed: SAMPLE_SEEDING });
   let demoKey: RunningServer['demoKey'];
   if (db.embedded?.owner) {
     const admin = createKnex(db.embedded.url, 'admin', config, true);

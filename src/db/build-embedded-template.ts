@@ -4,13 +4,14 @@ import { performance } from 'node:perf_hooks';
 import { loadDatabaseConfig } from '../config';
 import { openDatabase } from './connect';
 import { buildTemplate, TEMPLATE_DIR } from './embedded-template';
+import { SAMPLE_SEEDING } from '../../seeds/sample';
 
 async function main(): Promise<void> {
   const since = performance.now();
   const built = await buildTemplate(async (dir) => {
     // Whatever DATABASE_URL says: the template is an embedded database.
     const config = loadDatabaseConfig({ SVAPI_DATA_DIR: dir, LOG_LEVEL: 'warn' });
-    const db = await openDatabase(config, 'service', { report: (line) => console.log(`  ${line}`) });
+    const db = await openDatabase(config, 'service', { report: (line) => console.log(`  ${line}`), seed: SAMPLE_SEEDING });
     await db.close();
   });
   console.log(built

@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../package-root';
+import { PACKAGE_ROOT, SAMPLE_DATA_DIR } from '../package-root';
 import { migrationSpecs, type MigrationSpec } from '../../migrations';
-import { SAMPLE_DATA_DIR } from '../../seeds/sample';
 
 /**
  * A first start's embedded database, made once by `npm run build` (PGlite's initdb alone takes

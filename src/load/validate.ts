@@ -6,7 +6,7 @@ import { FILES, SPEC_BY_FILE, idColumn, referencesTo, type ColumnSpec, type File
 import { DatasetError, ProblemList } from './problems';
 import type { throttle, timer } from './progress';
 import type { Row, Stager } from './stage';
-import { parseTimestamp, parseXsdBoolean, parseXsdDecimal, parseXsdInt, type Parsed } from './values';
+import { parseTimestamp, parseXsdBoolean, parseXsdDecimal, parseXsdInt, type Parsed } from '../xsd/values';
 
 /** A file that passed validation; its rows are in its staging table. */
 export interface CheckedFile {
