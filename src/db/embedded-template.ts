@@ -45,7 +45,7 @@ export function currentTemplate(root = TEMPLATE_DIR): string | undefined {
 
 /**
  * Makes the template unless the current one matches. `make(dir)` creates, migrates and seeds a
- * database in `dir` (src/db/build-embedded-template.ts). Built beside the old one and swapped in.
+ * database in `dir` (src/build-embedded-template.ts). Built beside the old one and swapped in.
  */
 export async function buildTemplate(make: (dir: string) => Promise<void>, root = TEMPLATE_DIR): Promise<boolean> {
   if (currentTemplate(root)) return false;

@@ -1,10 +1,10 @@
-// `npm run build`, after tsc: `node dist/src/db/build-embedded-template.js` makes the first
+// `npm run build`, after tsc: `node dist/src/build-embedded-template.js` makes the first
 // start's embedded database (src/db/embedded-template.ts), unless the one there is current.
 import { performance } from 'node:perf_hooks';
-import { loadDatabaseConfig } from '../config';
-import { openDatabase } from './connect';
-import { buildTemplate, TEMPLATE_DIR } from './embedded-template';
-import { SAMPLE_SEEDING } from '../../seeds/sample';
+import { loadDatabaseConfig } from './config';
+import { openDatabase } from './db/connect';
+import { buildTemplate, TEMPLATE_DIR } from './db/embedded-template';
+import { SAMPLE_SEEDING } from '../seeds/sample';
 
 async function main(): Promise<void> {
   const since = performance.now();
