@@ -1,6 +1,6 @@
 import { faultCodeFor, type ServiceError } from '../errors';
 import { escapeAttr, escapeText } from './escape';
-import type { SoapVersion } from './envelope';
+import type { SoapVersion } from './vocabulary';
 import { SOAP11_NS, SOAP12_NS, XML_DECL } from './vocabulary';
 
 /** `<ServiceError>` in the service namespace: the HTTP error body and the SOAP fault detail. */

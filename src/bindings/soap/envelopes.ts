@@ -1,8 +1,7 @@
 import * as soap from 'soap';
 import { operationsOf } from '../../operations/catalog';
 import { escapeAttr } from '../../xml/escape';
-import type { SoapVersion } from '../../xml/envelope';
-import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NS } from '../../xml/vocabulary';
+import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NS, type SoapVersion } from '../../xml/vocabulary';
 import { soapBindingNames, type Endpoint } from '../../wsdl/endpoints';
 import { WsdlDocuments } from '../../wsdl/documents';
 
