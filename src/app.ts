@@ -41,6 +41,11 @@ export interface ServiceApp {
   drain(): void;
 }
 
+/**
+ * The service as one request listener: the answer cache and what empties it, the rate limits, the
+ * overload guards, the metrics, every binding on every endpoint, and the pages, all behind the one
+ * router (http/router.ts).
+ */
 export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   const { config, logger } = ctx;
   const knex = ctx.db.knex;
