@@ -24,7 +24,7 @@ import { healthz, metricsPage, readyz } from './monitoring';
 import { ResultCache } from './cache/result-cache';
 import { DataChangeWatcher } from './cache/data-change-watcher';
 
-export interface AppContext {
+interface AppContext {
   config: Config;
   db: Database;
   logger: Logger;
@@ -32,7 +32,7 @@ export interface AppContext {
   accessLogger?: Logger;
 }
 
-export interface ServiceApp {
+interface ServiceApp {
   /** The request listener for an http.Server. */
   app: http.RequestListener;
   /** Stops what runs in the background (the data-change watcher); the database stays open. */

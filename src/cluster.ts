@@ -11,7 +11,7 @@ import { startupLines, type StartupInfo } from './startup-lines';
 import { SAMPLE_SEEDING } from '../seeds/sample';
 
 /** PGlite is single-threaded: more processes than this over the embedded database gain nothing. */
-export const EMBEDDED_MAX_WORKERS = 4;
+const EMBEDDED_MAX_WORKERS = 4;
 /** Connections the embedded socket server accepts (src/db/embedded.ts), less room for the CLI. */
 const EMBEDDED_CONNECTIONS = 12;
 /** Set in a worker's environment when DATABASE_URL is the primary's embedded database. */

@@ -25,7 +25,7 @@ export interface RunningServer {
 /** How long a graceful stop waits for requests in flight before cutting connections. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
-export interface StartOptions {
+interface StartOptions {
   /** DATABASE_URL is an embedded database that another svapi process (the cluster primary) owns. */
   sharedEmbedded?: boolean;
   /** Told what a first start of the embedded database does meanwhile (see openDatabase). */

@@ -23,7 +23,7 @@ export interface CompareOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-export type Side = 'legacy' | 'svapi';
+type Side = 'legacy' | 'svapi';
 
 export interface CallResult {
   operation: string;

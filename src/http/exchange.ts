@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { Logger } from '../log';
 
 /** What a request carries for the access log, the metrics and error logging (set as it is served). */
-export interface Locals {
+interface Locals {
   requestId?: string;
   /** The service's logger (a child with the request id is made only when something is logged). */
   log?: Logger;

@@ -34,7 +34,7 @@ export interface RoutedEndpoint {
 }
 
 /** Everything the service serves. */
-export interface Site {
+interface Site {
   /** Pages on fixed paths outside the endpoints (`/`, health, metrics): GET and HEAD. */
   pages: ReadonlyMap<string, PageHandler>;
   endpoints: readonly RoutedEndpoint[];

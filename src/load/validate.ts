@@ -21,7 +21,7 @@ type Add = (line: number, column: string, reason: string) => void;
  * A cell as the text Postgres reads for its column (null for an empty cell). Ints lose their
  * whitespace and sign noise; decimals keep their digits as written.
  */
-export function convertCell(column: ColumnSpec, text: string): Parsed<string | null> {
+function convertCell(column: ColumnSpec, text: string): Parsed<string | null> {
   if (column.type === 'text' ? text === '' : text.trim() === '') {
     return column.nullable ? { value: null } : { error: 'empty, but a value is required' };
   }

@@ -11,7 +11,7 @@ export interface EnvelopeTemplate {
   tail: string;
 }
 
-export type EnvelopeTemplates = Record<SoapVersion, Map<string, EnvelopeTemplate>>;
+type EnvelopeTemplates = Record<SoapVersion, Map<string, EnvelopeTemplate>>;
 
 const MARKER = '<svapi-result-goes-here/>';
 
