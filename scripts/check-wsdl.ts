@@ -48,9 +48,9 @@ import {
   serialize,
   type XElement,
 } from './wsdl/xml-tree';
-import { soapActionFor } from '../src/bindings/soap/action';
-import { ENDPOINTS } from '../src/bindings/endpoints';
-import { WsdlDocuments, type WsdlForm } from '../src/bindings/wsdl-documents';
+import { soapActionFor } from '../src/xml/soap-action';
+import { ENDPOINTS } from '../src/wsdl/endpoints';
+import { WsdlDocuments, type WsdlForm } from '../src/wsdl/documents';
 
 export interface Problem {
   file: string;

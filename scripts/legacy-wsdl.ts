@@ -7,7 +7,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { soapActionFor } from '../src/bindings/soap/action';
+import { soapActionFor } from '../src/xml/soap-action';
 import { escapeAttr } from '../src/xml/escape';
 
 export const LEGACY_WSDL_DIR = path.resolve(__dirname, '../test/fixtures/legacy-wsdl');

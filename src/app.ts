@@ -1,34 +1,30 @@
 import type http from 'node:http';
-import express from 'express';
 import type { Config } from './config';
 import type { Database } from './db/connect';
 import type { Logger } from './log';
-import { schemaIsCurrent } from './db/migrate';
 import { CredentialChecker } from './auth/credentials';
 import { LimitStore } from './auth/limit-store';
-import { errors, toServiceError } from './errors';
-import { ENDPOINTS, type Endpoint } from './bindings/endpoints';
-import { WsdlDocuments } from './bindings/wsdl-documents';
-import { endpointGetHandler, indexHandler } from './bindings/docs';
-import { assignRequestId } from './bindings/request-id';
-import { accessLog } from './bindings/access-log';
-import { answerFavicon } from './bindings/favicon';
+import { ENDPOINTS } from './wsdl/endpoints';
+import { WsdlDocuments } from './wsdl/documents';
+import { endpointGetHandler, indexHandler } from './docs';
+import { assignRequestId } from './http/request-id';
+import { accessLog } from './http/access-log';
+import { answerFavicon } from './http/favicon';
 import type { Req, Res } from './http/exchange';
-import { BINDINGS } from './pipeline/registry';
+import { BINDING_NAMES, BINDINGS } from './bindings/registry';
 import { callHandler } from './pipeline/handle';
-import { router, type RoutedCall } from './pipeline/router';
+import { router, type PageHandler, type RoutedCall, type RoutedEndpoint } from './http/router';
 import { InFlightLimit } from './pipeline/in-flight';
 import { EventLoopGuard } from './pipeline/event-loop-guard';
 import { DbQueue } from './pipeline/db-queue';
 import { OverloadReport } from './pipeline/overload-report';
-import { sendErrorDocument } from './pipeline/error-document';
-import { logServiceError } from './pipeline/log-error';
 import type { ServiceContext } from './pipeline/service-context';
 import { createMetrics } from './metrics';
+import { healthz, metricsPage, readyz } from './monitoring';
 import { ResultCache } from './cache/result-cache';
 import { DataChangeWatcher } from './cache/data-change-watcher';
 
-export interface AppContext {
+interface AppContext {
   config: Config;
   db: Database;
   logger: Logger;
@@ -36,7 +32,7 @@ export interface AppContext {
   accessLogger?: Logger;
 }
 
-export interface ServiceApp {
+interface ServiceApp {
   /** The request listener for an http.Server. */
   app: http.RequestListener;
   /** Stops what runs in the background (the data-change watcher); the database stays open. */
@@ -45,14 +41,14 @@ export interface ServiceApp {
   drain(): void;
 }
 
+/**
+ * The service as one request listener: the answer cache and what empties it, the rate limits, the
+ * overload guards, the metrics, every binding on every endpoint, and the pages, all behind the one
+ * router (http/router.ts).
+ */
 export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   const { config, logger } = ctx;
   const knex = ctx.db.knex;
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag');
-  // One proxy hop: req.ip is the address that proxy saw (as clientAddress gives it).
-  app.set('trust proxy', config.SVAPI_TRUST_PROXY ? 1 : false);
   const results = new ResultCache(config.SVAPI_CACHE_MB * 1024 * 1024);
   const watcher = new DataChangeWatcher(knex, results, { listenUrl: ctx.db.listenUrl, pollMs: config.SVAPI_CACHE_CHECK_MS, logger });
   await watcher.start();
@@ -64,7 +60,7 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   const dbQueue = new DbQueue({ slots: config.SVAPI_DB_POOL_MAX, targetMs: config.SVAPI_QUEUE_TARGET_MS }, () => report.note('database-wait'));
   const limit = new InFlightLimit(config.SVAPI_MAX_IN_FLIGHT, loop, report);
   const metrics = createMetrics(knex, results, { limits, overload: { limit, loop, dbQueue, report } });
-  const log = accessLog(ctx.accessLogger ?? logger, (r) => metrics.observe(r));
+  const log = accessLog(ctx.accessLogger ?? logger, BINDING_NAMES, (r) => metrics.observe(r));
 
   const service: ServiceContext = {
     knex,
@@ -76,60 +72,29 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
     dbQueue,
     wsdl: new WsdlDocuments(config.SVAPI_NAMESPACE),
   };
-  const ns = config.SVAPI_NAMESPACE;
-
-  app.get('/healthz', (_req, res) => {
-    res.type('text/plain').send('ok');
-  });
   let draining = false;
-  app.get('/readyz', async (_req, res) => {
-    if (draining) {
-      res.status(503).type('text/plain').send('shutting down');
-      return;
-    }
-    try {
-      const current = await schemaIsCurrent(knex);
-      // Limits counted on the host while Redis is away do not make the service unready; it says so.
-      const detail = limits.describe();
-      res.status(current ? 200 : 503).type('text/plain').send(`${current ? 'ready' : 'schema not current'}${detail ? `\n${detail}\n` : ''}`);
-    } catch {
-      res.status(503).type('text/plain').send('database unreachable');
-    }
-  });
-  app.get('/metrics', async (_req, res, next) => {
-    try {
-      const text = await metrics.scrape();
-      res.type(metrics.registry.contentType).send(text);
-    } catch (e) {
-      next(e);
-    }
-  });
-  app.get('/', indexHandler(service));
-
-  // Operation calls go through the router (below); Express serves only the pages.
-  const calls = new Map<Endpoint, RoutedCall[]>();
+  const pages = new Map<string, PageHandler>([
+    ['/', indexHandler(service)],
+    ['/healthz', healthz],
+    ['/readyz', readyz(knex, limits, () => draining)],
+    ['/metrics', metricsPage(metrics)],
+  ]);
+  const endpoints: RoutedEndpoint[] = [];
   for (const endpoint of ENDPOINTS) {
-    const routed: RoutedCall[] = [];
+    const calls: RoutedCall[] = [];
     for (const module of BINDINGS) {
       const handle = callHandler(endpoint, await module.create(endpoint, service), service);
-      for (const route of module.routes) routed.push({ route, handle });
+      for (const route of module.routes) calls.push({ route, handle });
     }
-    calls.set(endpoint, routed);
-    app.get(endpoint.path, endpointGetHandler(endpoint, service));
+    endpoints.push({ path: endpoint.path, page: endpointGetHandler(endpoint, service), calls });
   }
 
-  app.use((_req, res) => sendErrorDocument(res, errors.notFound('This path'), ns));
-  app.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    const e = toServiceError(err);
-    logServiceError(res, e, 'page', logger);
-    sendErrorDocument(res, e, ns);
-  });
   const begin = (req: Req, res: Res) => {
     assignRequestId(req, res, logger);
     log(req, res);
   };
   return {
-    app: answerFavicon(router(calls, begin, app, ns)),
+    app: answerFavicon(router({ pages, endpoints, ns: config.SVAPI_NAMESPACE, logger }, begin)),
     stop: async () => {
       report.stop();
       loop.stop();

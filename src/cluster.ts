@@ -8,9 +8,10 @@ import { SHUTDOWN_GRACE_MS } from './server';
 import { holdHostCounts } from './auth/limit-store';
 import { aggregateWorkerMetrics } from './metrics-cluster';
 import { startupLines, type StartupInfo } from './startup-lines';
+import { SAMPLE_SEEDING } from '../seeds/sample';
 
 /** PGlite is single-threaded: more processes than this over the embedded database gain nothing. */
-export const EMBEDDED_MAX_WORKERS = 4;
+const EMBEDDED_MAX_WORKERS = 4;
 /** Connections the embedded socket server accepts (src/db/embedded.ts), less room for the CLI. */
 const EMBEDDED_CONNECTIONS = 12;
 /** Set in a worker's environment when DATABASE_URL is the primary's embedded database. */
@@ -29,7 +30,7 @@ export async function runPrimary(config: Config, requested: number, logger: Logg
   const env: NodeJS.ProcessEnv = { PORT: String(config.PORT) };
   if (!config.DATABASE_URL) {
     workers = Math.min(requested, EMBEDDED_MAX_WORKERS);
-    db = await openDatabase(config, 'service', { report });
+    db = await openDatabase(config, 'service', { report, seed: SAMPLE_SEEDING });
     await db.knex.destroy();
     const url = db.embedded!.url;
     if (db.embedded!.owner) {

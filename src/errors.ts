@@ -1,5 +1,5 @@
 /** The error codes of CONTRACT §7. */
-export type ErrorCode =
+type ErrorCode =
   | 'MissingParameter' | 'InvalidParameter' | 'AuthenticationFailed' | 'NotFound' | 'RateLimited'
   | 'UnknownOperation' | 'MethodNotAllowed' | 'BadRequest' | 'VersionMismatch' | 'UnsupportedMediaType'
   | 'RequestTooLarge' | 'ServiceUnavailable' | 'InternalError';

@@ -3,9 +3,9 @@ import type { RequestListener } from 'node:http';
 import type { Config } from './config';
 
 /** Idle time a kept-alive connection is held open between requests (Node's default). */
-export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
-export type ServerTimeouts = Pick<Config, 'SVAPI_HEADERS_TIMEOUT_MS' | 'SVAPI_REQUEST_TIMEOUT_MS'>;
+type ServerTimeouts = Pick<Config, 'SVAPI_HEADERS_TIMEOUT_MS' | 'SVAPI_REQUEST_TIMEOUT_MS'>;
 
 /**
  * The HTTP server with the time-outs of CONTRACT §8, so a slow client cannot hold a connection:

@@ -13,3 +13,6 @@ function findPackageRoot(from: string): string {
     if (path.dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
   }
 }
+
+/** The sample dataset (seeds/sample.ts loads it; the embedded database's template is keyed by it). */
+export const SAMPLE_DATA_DIR = path.join(PACKAGE_ROOT, 'seeds', 'data');

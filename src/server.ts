@@ -5,6 +5,7 @@ import { demoCredential, type DemoCredential } from './auth/demo-key';
 import { createApp } from './app';
 import { createHttpServer } from './http-server';
 import type { Logger } from './log';
+import { SAMPLE_SEEDING } from '../seeds/sample';
 
 export interface RunningServer {
   url: string;
@@ -24,7 +25,7 @@ export interface RunningServer {
 /** How long a graceful stop waits for requests in flight before cutting connections. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
-export interface StartOptions {
+interface StartOptions {
   /** DATABASE_URL is an embedded database that another svapi process (the cluster primary) owns. */
   sharedEmbedded?: boolean;
   /** Told what a first start of the embedded database does meanwhile (see openDatabase). */
@@ -34,7 +35,7 @@ export interface StartOptions {
 }
 
 export async function startServer(config: Config, logger: Logger, opts: StartOptions = {}): Promise<RunningServer> {
-  const db = await openDatabase(config, 'service', opts);
+  const db = await openDatabase(config, 'service', { ...opts, seed: SAMPLE_SEEDING });
   let demoKey: RunningServer['demoKey'];
   if (db.embedded?.owner) {
     const admin = createKnex(db.embedded.url, 'admin', config, true);

@@ -8,7 +8,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { ENDPOINTS, type Endpoint } from '../src/bindings/endpoints';
+import { ENDPOINTS, type Endpoint } from '../src/wsdl/endpoints';
 import { RecordFields, type FieldMeta } from '../src/generated/records';
 import { OPERATIONS, type Operation } from '../src/operations/catalog';
 import { startWithoutDatabase, type PagesService } from './support/app-without-db';
@@ -112,6 +112,18 @@ test('/ lists the four endpoints with their help pages, WSDLs and operations, an
   expect(textOf(p.root)).toContain('SVAPI');
   expect(textOf(p.root)).toMatch(/is the WSDL as the legacy\s+ASMX service published it.*use it unless you want typed faults/s);
   expect(discoLinks(p)).toEqual([]);
+});
+
+test('the pages list the five bindings in one order: SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST, JSON', async () => {
+  const order = ['SOAP 1.1', 'SOAP 1.2', 'HTTP GET', 'HTTP POST', 'JSON'];
+  const home = await page(`${svc.url}/`);
+  expect(textOf(home.root)).toContain(`served over ${order.slice(0, -1).join(', ')} and JSON, and`);
+  expect(textOf(home.root)).not.toMatch(/four bindings/);
+  for (const url of [`${svc.url}/`, `${svc.url}${ENDPOINTS[0].path}`]) {
+    const p = await page(url);
+    const table = all(p.root, 'table').find((t) => all(t, 'th').map(textOf).join('|') === 'Binding|Request|Answer')!;
+    expect(all(table, 'tr').slice(1).map((tr) => textOf(tr.children[0]))).toEqual(order);
+  }
 });
 
 test.each(ENDPOINTS.map((e) => [e.path, e] as const))('the help page of %s lists its operations and links the WSDL', async (_p, e) => {

@@ -3,7 +3,7 @@
 // Content-Security-Policy allows by hash; nothing a caller controls reaches that script.
 
 import crypto from 'node:crypto';
-import { ENDPOINTS } from '../src/bindings/endpoints';
+import { ENDPOINTS } from '../src/wsdl/endpoints';
 import { OPERATIONS } from '../src/operations/catalog';
 import { startWithoutDatabase, type PagesService } from './support/app-without-db';
 import { descendants, findDeep, parseXml, type XmlElement } from './support/xml-tree';

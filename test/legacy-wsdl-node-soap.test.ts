@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as soap from 'soap';
 import { LEGACY_WSDL_DIR, legacyWsdl } from '../scripts/legacy-wsdl';
-import { soapActionFor } from '../src/bindings/soap/action';
+import { soapActionFor } from '../src/xml/soap-action';
 import { NAMESPACE_FORMS, serveNamespaceForms, type NamespaceForm, type NamespaceServices } from './support/namespace-forms';
 import { CONTENT_TYPE, ENDPOINTS, ENVELOPE_NS, MATRIX, PORTS, callOperation, clientOptions, operationCases, readRows, type Any, type OperationCase, type Port } from './support/node-soap';
 import { child, children, childText, parse, path as xpath } from './support/xml';

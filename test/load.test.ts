@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatasetError, loadDataset, type LoadOptions, type Problem, type ProgressEvent } from '../src/load';
 import { CsvParser, type CsvRecord } from '../src/load/csv';
-import { parseTimestamp, parseXsdBoolean, parseXsdDecimal, parseXsdInt } from '../src/load/values';
+import { parseTimestamp, parseXsdBoolean, parseXsdDecimal, parseXsdInt } from '../src/xsd/values';
 import { freshDatabase, type TestDatabase } from './support/db';
 
 let db: TestDatabase;

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { legacyWsdl } from '../scripts/legacy-wsdl';
-import { ENDPOINTS } from '../src/bindings/endpoints';
+import { ENDPOINTS } from '../src/wsdl/endpoints';
 import { startWithoutDatabase, type PagesService } from './support/app-without-db';
 import { NAMESPACE_FORMS } from './support/namespace-forms';
 import { TOOLKITS, csharpDeclarations, differingLines, gsoapDeclarations, javaDeclarations, type StubJob } from './support/stub-api';

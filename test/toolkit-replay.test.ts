@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { soapActionFor } from '../src/bindings/soap/action';
+import { soapActionFor } from '../src/xml/soap-action';
 import { escapeAttr } from '../src/xml/escape';
 import { comparableGlobalRow, type GlobalRow } from './support/global-rows';
 import { NAMESPACE_FORMS, serveNamespaceForms, type NamespaceServices } from './support/namespace-forms';

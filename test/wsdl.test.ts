@@ -17,8 +17,8 @@ import {
 } from '../scripts/check-wsdl';
 import { OUTPUT, generate } from '../scripts/generate-types';
 import { WSDL_DIR, WSDL_FILES, loadServiceWsdls, readWsdl } from '../scripts/wsdl/model';
-import { ENDPOINTS } from '../src/bindings/endpoints';
-import { WsdlDocuments } from '../src/bindings/wsdl-documents';
+import { ENDPOINTS } from '../src/wsdl/endpoints';
+import { WsdlDocuments } from '../src/wsdl/documents';
 import { Operations, RecordFields } from '../src/generated/records';
 import { startWithoutDatabase, type PagesService } from './support/app-without-db';
 import { descendants, parseXml } from './support/xml-tree';

@@ -10,7 +10,7 @@ export interface DemoCredential {
 }
 
 const FILE = 'demo-credential.json';
-export const DEMO_KEY_NAME = 'demo (embedded start)';
+const DEMO_KEY_NAME = 'demo (embedded start)';
 
 /**
  * The credential an embedded start prints. It is kept in the data folder, readable by its owner

@@ -27,7 +27,7 @@ export async function listKeys(knex: Knex): Promise<DevKeyInfo[]> {
   return rows.map((r) => ({ devId: r.dev_id, name: r.name, createdAt: r.created_at, revokedAt: r.revoked_at }));
 }
 
-export type RevokeResult =
+type RevokeResult =
   | { outcome: 'revoked'; revokedAt: string }
   | { outcome: 'already-revoked'; revokedAt: string }
   | { outcome: 'unknown' };

@@ -17,7 +17,7 @@ const REDIS_PROBE_MS = 1_000;
 /** ioredis drops a command after this (a frozen Redis keeps the connection open: nothing else would). */
 const REDIS_COMMAND_DROP_MS = 2_000;
 
-export interface RedisSettings {
+interface RedisSettings {
   url: string;
   /** Longest wait for Redis on a request (SVAPI_REDIS_TIMEOUT_MS). */
   timeoutMs: number;

@@ -7,7 +7,7 @@ import type { ResultCache } from './result-cache';
 const TRUST_MARGIN_MS = 500;
 const READ_ONLY_SQL_TRANSACTION = '25006';
 
-export interface WatcherOptions {
+interface WatcherOptions {
   /** A real server's URL: LISTEN there for loads as they commit. Unset on the embedded database. */
   listenUrl?: string;
   /** How often the data version is read: the most a cached answer can lag a load without LISTEN. */

@@ -20,7 +20,7 @@ export interface AnswerDifference {
 /** The service namespace of a side, read as one token so that the two sides' namespaces compare equal. */
 const TNS = '{service namespace}';
 
-export interface DiffOptions {
+interface DiffOptions {
   legacyNs: string;
   svapiNs: string;
   /** Schemas to read element types from, the first that knows an element wins. */
@@ -255,14 +255,14 @@ function describe(n: XmlNode): string {
 }
 
 /** Whether two leaf texts hold the same value of the schema type (strings exactly). */
-export function sameValue(a: string, b: string, type: string | undefined): boolean {
+function sameValue(a: string, b: string, type: string | undefined): boolean {
   return a === b || normalValue(a, type) === normalValue(b, type);
 }
 
 const INTEGER_TYPES = new Set(['s:int', 's:long', 's:short', 's:byte', 's:integer', 's:unsignedInt', 's:unsignedLong', 's:unsignedShort', 's:unsignedByte']);
 
 /** A leaf's value in one spelling per value: a decimal or int by value, a dateTime by instant. */
-export function normalValue(text: string, type: string | undefined): string {
+function normalValue(text: string, type: string | undefined): string {
   if (type === 's:decimal' || (type && INTEGER_TYPES.has(type))) return decimalValue(text) ?? text;
   if (type === 's:dateTime') return instant(text) ?? text;
   if (type === 's:boolean') {

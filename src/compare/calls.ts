@@ -91,7 +91,7 @@ export async function getText(side: SideClient, url: string): Promise<{ text: st
   return { text: r.body };
 }
 
-export interface CallSpec {
+interface CallSpec {
   operation: string;
   /** Endpoint path. */
   path: string;

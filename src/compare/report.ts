@@ -2,7 +2,7 @@ import { BINDING_KINDS, BINDING_LABEL, type BindingKind } from './wsdl-contract'
 import { exitCodeOf, type CallResult, type CompareResult } from './run';
 
 /** The kinds of difference with how many calls (or contract findings) showed each, failures first. */
-export function kindTotals(r: CompareResult): { kind: string; count: number; counts: boolean }[] {
+function kindTotals(r: CompareResult): { kind: string; count: number; counts: boolean }[] {
   const counts = new Map<string, { count: number; counts: boolean }>();
   const add = (kind: string, failure: boolean) => {
     const k = counts.get(kind) ?? { count: 0, counts: failure };

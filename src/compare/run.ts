@@ -1,5 +1,5 @@
 import { ENDPOINTS, Operations } from '../generated/records';
-import { soapActionFor } from '../bindings/soap/action';
+import { soapActionFor } from '../xml/soap-action';
 import { diffAnswers, type AnswerDifference } from './answer-diff';
 import { callOperation, Deadline, getText, RateLimiter, type Credential, type Outcome, type SideClient } from './calls';
 import { compareContracts, type ContractFinding } from './contract-diff';
@@ -23,7 +23,7 @@ export interface CompareOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-export type Side = 'legacy' | 'svapi';
+type Side = 'legacy' | 'svapi';
 
 export interface CallResult {
   operation: string;

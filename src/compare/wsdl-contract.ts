@@ -25,7 +25,7 @@ export interface Field {
   nillable: boolean;
 }
 
-export interface BindingOperation {
+interface BindingOperation {
   /** SOAP bindings: the soapAction; HTTP bindings: the location. */
   action: string;
   /** Message parts as `name=type-or-element`, input then output. */

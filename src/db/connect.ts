@@ -6,7 +6,6 @@ import { startEmbedded, type EmbeddedServer } from './embedded';
 import { currentTemplate } from './embedded-template';
 import { migrateLatest } from './migrate';
 import { pgClientBusy } from './pg-busy';
-import { seed, SAMPLE_DATA_DIR } from '../../seeds/sample';
 import { createLogger } from '../log';
 
 export type Role = 'service' | 'admin';
@@ -25,6 +24,18 @@ export interface OpenOptions {
   sharedEmbedded?: boolean;
   /** Told, a line at a time, what opening (and first creating) the embedded database does: it takes seconds. */
   report?: (line: string) => void;
+  /**
+   * What fills a service's embedded database on its first start (the sample data, seeds/sample.ts):
+   * a copy of the prepared template when it is current, else `run` on the new database.
+   */
+  seed?: Seeding;
+}
+
+/** The data a first start puts into a new embedded database, and how. */
+export interface Seeding {
+  /** Where the data is read from (for messages). */
+  dir: string;
+  run(admin: Knex): Promise<{ files: readonly unknown[] }>;
 }
 
 /**
@@ -42,7 +53,7 @@ export async function openDatabase(config: DatabaseConfig, role: Role, opts: Ope
     },
     // The service's first start copies the database `npm run build` prepared (migrated, with the
     // sample data); the other commands start from an empty one, which they migrate.
-    template: role === 'service' ? () => currentTemplate() : undefined,
+    template: role === 'service' && opts.seed ? () => currentTemplate() : undefined,
   });
   if (opening) {
     const how = embedded?.fromTemplate ? ' from the prepared copy, migrated and with the sample data' : '';
@@ -56,13 +67,13 @@ export async function openDatabase(config: DatabaseConfig, role: Role, opts: Ope
     report('first start: creating the schema ...');
     const applied = await migrateLatest(knex);
     report(`first start: applied ${applied.length} migrations (${seconds(migrating)})`);
-    if (role === 'service') {
+    if (role === 'service' && opts.seed) {
       // A fresh embedded database is filled with the sample data on first start.
       const seeding = performance.now();
-      report(`first start: loading the sample data from ${SAMPLE_DATA_DIR} ...`);
+      report(`first start: loading the sample data from ${opts.seed.dir} ...`);
       const admin = createKnex(url, 'admin', config, true);
       try {
-        const loaded = await seed(admin);
+        const loaded = await opts.seed.run(admin);
         report(`first start: loaded ${loaded.files.length} files of sample data (${seconds(seeding)})`);
       } finally {
         await admin.destroy();

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
 import type { Logger } from '../log';
 
-export interface ConnectionPlan {
+interface ConnectionPlan {
   instances: number;
   workers: number;
   poolMax: number;
 }
 
-export interface ConnectionBudget {
+interface ConnectionBudget {
   /** Connections the plan may open: its pools, and one LISTEN connection per process. */
   needed: number;
   /** What the server lets a non-superuser open: max_connections less the reserved ones. */
@@ -15,7 +15,7 @@ export interface ConnectionBudget {
 }
 
 /** Connections a process may hold: its pool, and the answer cache's LISTEN connection. */
-export const connectionsPerProcess = (poolMax: number) => poolMax + 1;
+const connectionsPerProcess = (poolMax: number) => poolMax + 1;
 
 /** What the plan needs against what the Postgres server at `knex` allows. */
 export async function connectionBudget(knex: Knex, plan: ConnectionPlan): Promise<ConnectionBudget> {

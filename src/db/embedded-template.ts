@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../package-root';
+import { PACKAGE_ROOT, SAMPLE_DATA_DIR } from '../package-root';
 import { migrationSpecs, type MigrationSpec } from '../../migrations';
-import { SAMPLE_DATA_DIR } from '../../seeds/sample';
 
 /**
  * A first start's embedded database, made once by `npm run build` (PGlite's initdb alone takes
@@ -46,7 +45,7 @@ export function currentTemplate(root = TEMPLATE_DIR): string | undefined {
 
 /**
  * Makes the template unless the current one matches. `make(dir)` creates, migrates and seeds a
- * database in `dir` (src/db/build-embedded-template.ts). Built beside the old one and swapped in.
+ * database in `dir` (src/build-embedded-template.ts). Built beside the old one and swapped in.
  */
 export async function buildTemplate(make: (dir: string) => Promise<void>, root = TEMPLATE_DIR): Promise<boolean> {
   if (currentTemplate(root)) return false;

@@ -10,9 +10,9 @@ const STARTING = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENOTFOU
 /** Between two attempts. */
 const RETRY_MS = 500;
 
-export class ServerWaitError extends Error {}
+class ServerWaitError extends Error {}
 
-export interface WaitOptions {
+interface WaitOptions {
   /** How long to keep trying, from the first attempt. */
   timeoutMs: number;
   /** The longest one attempt may take. */

@@ -4,8 +4,8 @@ import { Rng, WeightedPicker } from './rng';
 import { FIRST_AREA_ID, FIRST_MONSTER_ID } from './sizes';
 
 /** Globals span the 90 days before this instant (2026-11-22T00:00:00Z). */
-export const GLOBALS_END_MS = Date.UTC(2026, 10, 22);
-export const GLOBALS_SPAN_MS = 90 * 86_400_000;
+const GLOBALS_END_MS = Date.UTC(2026, 10, 22);
+const GLOBALS_SPAN_MS = 90 * 86_400_000;
 
 /** How a timestamp is written: whole seconds with Z, with milliseconds, or with an offset. */
 const enum Style { Z, Fraction, PlusTwo, MinusFive }

@@ -10,7 +10,7 @@ import { sizesFor, type Sizes } from './sizes';
 export { SEARCH_WORD, SEARCH_WORD_MATCHES, sizesFor, type Sizes } from './sizes';
 export type { GenerateProgress } from './generate-context';
 
-export interface GenerateOptions {
+interface GenerateOptions {
   /** 1 = 200 weapons, 1,000 items, 50 monsters, 2,000 players, 50,000 globals; any positive number. */
   scale: number;
   /** Same seed and scale, same files byte for byte. Default 1. */

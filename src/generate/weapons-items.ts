@@ -14,7 +14,7 @@ const d1 = (x: number): string => x.toFixed(1);
  * The weapons that carry SEARCH_WORD: `count` indexes spread evenly over `weapons`
  * (floor((j + 0.5) * weapons / count), all distinct because weapons >= count).
  */
-export function searchWordIndexes(weapons: number, count: number): Set<number> {
+function searchWordIndexes(weapons: number, count: number): Set<number> {
   const set = new Set<number>();
   for (let j = 0; j < count; j++) set.add(Math.floor(((j + 0.5) * weapons) / count));
   return set;

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { Logger } from '../log';
 
 /** What a request carries for the access log, the metrics and error logging (set as it is served). */
-export interface Locals {
+interface Locals {
   requestId?: string;
   /** The service's logger (a child with the request id is made only when something is logged). */
   log?: Logger;
@@ -17,10 +17,7 @@ export interface Locals {
   devId?: number;
 }
 
-/**
- * The request and response of the whole service: plain Node ones, the same for an operation call
- * (the router and the pipeline, no Express) and a page (Express, whose res.locals fits Locals).
- */
+/** The request and response of the whole service: plain Node ones, with what the router puts in `locals`. */
 export type Req = http.IncomingMessage;
 export type Res = http.ServerResponse & { locals: Locals };
 

@@ -1,5 +1,5 @@
 /** The dataset's files (CONTRACT §9): their columns, types and the tables they fill. */
-export type ColumnType = 'int' | 'decimal' | 'boolean' | 'timestamp' | 'text';
+type ColumnType = 'int' | 'decimal' | 'boolean' | 'timestamp' | 'text';
 
 export interface ColumnSpec {
   /** CSV header name. */

@@ -6,7 +6,7 @@ import { FILES, SPEC_BY_FILE, idColumn, referencesTo, type ColumnSpec, type File
 import { DatasetError, ProblemList } from './problems';
 import type { throttle, timer } from './progress';
 import type { Row, Stager } from './stage';
-import { parseTimestamp, parseXsdBoolean, parseXsdDecimal, parseXsdInt, type Parsed } from './values';
+import { parseTimestamp, parseXsdBoolean, parseXsdDecimal, parseXsdInt, type Parsed } from '../xsd/values';
 
 /** A file that passed validation; its rows are in its staging table. */
 export interface CheckedFile {
@@ -21,7 +21,7 @@ type Add = (line: number, column: string, reason: string) => void;
  * A cell as the text Postgres reads for its column (null for an empty cell). Ints lose their
  * whitespace and sign noise; decimals keep their digits as written.
  */
-export function convertCell(column: ColumnSpec, text: string): Parsed<string | null> {
+function convertCell(column: ColumnSpec, text: string): Parsed<string | null> {
   if (column.type === 'text' ? text === '' : text.trim() === '') {
     return column.nullable ? { value: null } : { error: 'empty, but a value is required' };
   }

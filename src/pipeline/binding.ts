@@ -2,23 +2,12 @@
 // these in order for every operation call; the router (router.ts) picks the binding by its routes.
 
 import type { ServiceError } from '../errors';
-import type { Endpoint } from '../bindings/endpoints';
+import type { Endpoint } from '../wsdl/endpoints';
 import type { Operation, OperationResult } from '../operations/catalog';
 import type { RawParams } from '../operations/params';
 import type { Req, Res } from '../http/exchange';
-import type { Html } from '../bindings/docs/pages';
-import type { Sample, SampleTarget } from '../bindings/docs/samples';
+import type { Route } from '../http/router';
 import type { ServiceContext } from './service-context';
-
-/** Where a call goes: `<path>` itself, or `<path>/<Operation>`. */
-export type Target = 'endpoint' | 'operation';
-
-export interface Route {
-  method: 'GET' | 'POST';
-  target: Target;
-  /** Whether the binding takes a request with this media type (Content-Type essence, '' if none); absent: every one. */
-  accepts?: (essence: string) => boolean;
-}
 
 /** An operation call as a binding read it: the operation and its parameters as text. */
 export interface Call {
@@ -53,31 +42,9 @@ export interface EndpointBinding {
   writeError(res: Res, e: ServiceError, name: string | undefined): void;
 }
 
-/** A row of the help pages' bindings table. */
-export interface BindingRow {
-  title: string;
-  request: Html;
-  answer: string;
-}
-
-/** How the help pages show a binding. */
-export interface BindingDocs {
-  rows: readonly BindingRow[];
-  /** Sample request and response of an operation, shown on the operation's page. */
-  samples?(op: Operation, target: SampleTarget): Sample[];
-  /** A test form of the operation's page, submitted by the browser itself. */
-  form?: 'get' | 'post';
-  /**
-   * A page of its own for each operation (`<path>?op=<Operation>&<query>`), with its samples and a
-   * test form that a fixed script submits: the operation page stays free of scripts.
-   */
-  page?: { query: string; title: string; intro: Html; samples(op: Operation, target: SampleTarget): Sample[]; script: string };
-}
-
 export interface BindingModule {
   /** Every name the binding's calls go by. */
   names: readonly string[];
   routes: readonly Route[];
-  docs: BindingDocs;
   create(endpoint: Endpoint, ctx: ServiceContext): EndpointBinding | Promise<EndpointBinding>;
 }

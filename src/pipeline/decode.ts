@@ -1,5 +1,5 @@
 import { errors } from '../errors';
-import { parseXsdInt as parseInt32 } from '../load/values';
+import { parseXsdInt as parseInt32 } from '../xsd/values';
 import type { OperationName, OperationParams } from '../generated/records';
 import type { Operation } from '../operations/catalog';
 import type { RawParams } from '../operations/params';

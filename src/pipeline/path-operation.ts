@@ -1,7 +1,7 @@
 import { errors } from '../errors';
 import { findOperation, type Operation } from '../operations/catalog';
 import type { Res } from '../http/exchange';
-import type { Endpoint } from '../bindings/endpoints';
+import type { Endpoint } from '../wsdl/endpoints';
 
 /**
  * The operation a `<path>/<Operation>` binding was called for, or UnknownOperation. It is put in

@@ -3,7 +3,7 @@ import type { ResultCache } from '../cache/result-cache';
 import type { Config } from '../config';
 import type { Logger } from '../log';
 import type { OperationContext } from '../operations/catalog';
-import type { WsdlDocuments } from '../bindings/wsdl-documents';
+import type { WsdlDocuments } from '../wsdl/documents';
 import type { InFlightLimit } from './in-flight';
 import type { DbQueue } from './db-queue';
 

@@ -1,11 +1,11 @@
 import { SaxesParser } from 'saxes';
 import { errors, ServiceError } from '../errors';
 import { readSimpleXml, type XmlAttribute, type XmlEvents } from './simple-xml';
-import { SOAP_ENVELOPE_NS, XSI_NS } from './vocabulary';
+import { SOAP_ENVELOPE_NS, XSI_NS, type SoapVersion } from './vocabulary';
 
 export const MAX_DEPTH = 32;
 
-export type SoapVersion = '1.1' | '1.2';
+export type { SoapVersion };
 
 export interface SoapRequest {
   /** The SOAP version of the envelope's namespace. */

@@ -1,10 +1,10 @@
 import { faultCodeFor, type ServiceError } from '../errors';
 import { escapeAttr, escapeText } from './escape';
-import type { SoapVersion } from './envelope';
+import type { SoapVersion } from './vocabulary';
 import { SOAP11_NS, SOAP12_NS, XML_DECL } from './vocabulary';
 
 /** `<ServiceError>` in the service namespace: the HTTP error body and the SOAP fault detail. */
-export function serviceErrorElement(e: ServiceError, ns: string): string {
+function serviceErrorElement(e: ServiceError, ns: string): string {
   const parameter = e.parameter !== undefined ? `<Parameter>${escapeText(e.parameter)}</Parameter>` : '';
   return `<ServiceError xmlns="${escapeAttr(ns)}"><Code>${e.code}</Code><Message>${escapeText(e.message)}</Message>${parameter}</ServiceError>`;
 }

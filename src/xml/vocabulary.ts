@@ -2,7 +2,8 @@
 // the media types of each SOAP version. One home, so the bindings, the help pages and the
 // benchmarks cannot drift apart.
 
-import type { SoapVersion } from './envelope';
+/** The SOAP versions the service reads and writes. */
+export type SoapVersion = '1.1' | '1.2';
 
 export const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 export const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';

@@ -6,13 +6,14 @@ import { loadDatabaseConfig } from '../../src/config';
 import { createKnex, openDatabase } from '../../src/db/connect';
 import { startEmbedded } from '../../src/db/embedded';
 import { buildTemplate, currentTemplate } from '../../src/db/embedded-template';
+import { SAMPLE_SEEDING } from '../../seeds/sample';
 
 async function main(): Promise<unknown> {
   const [action, root, dir] = process.argv.slice(2);
   const config = loadDatabaseConfig({ LOG_LEVEL: 'silent' });
   if (action === 'build') {
     const built = await buildTemplate(async (into) => {
-      const db = await openDatabase({ ...config, SVAPI_DATA_DIR: into }, 'service');
+      const db = await openDatabase({ ...config, SVAPI_DATA_DIR: into }, 'service', { seed: SAMPLE_SEEDING });
       await db.close();
     }, root);
     return { built };

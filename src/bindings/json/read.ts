@@ -1,9 +1,9 @@
 import { errors } from '../../errors';
 
 /** Nesting deeper than this is BadRequest, as for XML (CONTRACT §8). */
-export const JSON_MAX_DEPTH = 32;
+const JSON_MAX_DEPTH = 32;
 /** More members than this in the parameter object is BadRequest: no operation has more than four parameters. */
-export const JSON_MAX_MEMBERS = 64;
+const JSON_MAX_MEMBERS = 64;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -13,7 +13,7 @@ const CLOSE_OBJECT = 0x7d;
 const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
 
-export interface JsonParams {
+interface JsonParams {
   /** Members of the parameter object, without prototype. */
   values: Record<string, unknown>;
   /** Member names given more than once (JSON.parse would keep only the last). */

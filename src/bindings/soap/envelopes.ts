@@ -1,10 +1,9 @@
 import * as soap from 'soap';
 import { operationsOf } from '../../operations/catalog';
 import { escapeAttr } from '../../xml/escape';
-import type { SoapVersion } from '../../xml/envelope';
-import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NS } from '../../xml/vocabulary';
-import { soapBindingNames, type Endpoint } from '../endpoints';
-import { WsdlDocuments } from '../wsdl-documents';
+import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NS, type SoapVersion } from '../../xml/vocabulary';
+import { soapBindingNames, type Endpoint } from '../../wsdl/endpoints';
+import { WsdlDocuments } from '../../wsdl/documents';
 
 /** node-soap's envelope around one operation's result: the text before and after it. */
 export interface EnvelopeTemplate {
@@ -12,7 +11,7 @@ export interface EnvelopeTemplate {
   tail: string;
 }
 
-export type EnvelopeTemplates = Record<SoapVersion, Map<string, EnvelopeTemplate>>;
+type EnvelopeTemplates = Record<SoapVersion, Map<string, EnvelopeTemplate>>;
 
 const MARKER = '<svapi-result-goes-here/>';
 

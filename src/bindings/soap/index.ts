@@ -6,15 +6,13 @@ import { soapFault } from '../../xml/faults';
 import { RecordSerializer } from '../../xml/records';
 import { decodeBody, readBody } from '../../http/body';
 import { sendBody, type Req, type Res } from '../../http/exchange';
-import { sendErrorDocument } from '../../pipeline/error-document';
+import { sendErrorDocument } from '../../http/error-document';
 import type { BindingModule, Call, EndpointBinding } from '../../pipeline/binding';
 import type { ServiceContext } from '../../pipeline/service-context';
-import { html } from '../docs/pages';
-import { soapSample } from '../docs/samples';
-import type { Endpoint } from '../endpoints';
+import type { Endpoint } from '../../wsdl/endpoints';
 import { envelopeTemplates, type EnvelopeTemplate } from './envelopes';
 import { SOAP_CONTENT_TYPES } from '../../xml/vocabulary';
-import { acceptedActions } from './action';
+import { acceptedActions } from '../../xml/soap-action';
 
 const NAMES = { '1.1': 'soap11', '1.2': 'soap12' } as const;
 const VERSION_OF: Record<string, SoapVersion> = { soap11: '1.1', soap12: '1.2' };
@@ -37,17 +35,6 @@ const ENVELOPES: Record<SoapVersion, readonly SoapVersion[]> = { '1.1': ['1.1', 
 export const soapBinding: BindingModule = {
   names: ['soap11', 'soap12'],
   routes: [{ method: 'POST', target: 'endpoint' }],
-  docs: {
-    rows: [
-      {
-        title: 'SOAP 1.1',
-        request: html`<code>POST &lt;path&gt;</code>, <code>Content-Type: ${SOAP_CONTENT_TYPES['1.1']}</code>, <code>SOAPAction: "&lt;namespace&gt;/&lt;Operation&gt;"</code> (no second <code>/</code> when the namespace ends in one)`,
-        answer: 'SOAP 1.1 envelope',
-      },
-      { title: 'SOAP 1.2', request: html`<code>POST &lt;path&gt;</code>, <code>Content-Type: ${SOAP_CONTENT_TYPES['1.2']}</code>`, answer: 'SOAP 1.2 envelope' },
-    ],
-    samples: (op, target) => [soapSample(op, target, '1.1'), soapSample(op, target, '1.2')],
-  },
   create: (endpoint, ctx) => createSoapBinding(endpoint, ctx),
 };
 

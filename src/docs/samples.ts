@@ -2,13 +2,13 @@
 // operation table and the record metadata generated from the WSDL, never written per operation.
 
 import { STATUS_CODES } from 'node:http';
-import { errors, statusFor } from '../../errors';
-import { RecordFields, type FieldMeta, type RecordName } from '../../generated/records';
-import type { Operation } from '../../operations/catalog';
-import type { ParamType } from '../../operations/params';
-import { escapeAttr, escapeText } from '../../xml/escape';
-import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NS, XML_DECL, XML_TYPE, XSI_NS } from '../../xml/vocabulary';
-import { soapActionFor } from '../soap/action';
+import { errors, statusFor } from '../errors';
+import { RecordFields, type FieldMeta, type RecordName } from '../generated/records';
+import type { Operation } from '../operations/catalog';
+import type { ParamType } from '../operations/params';
+import { escapeAttr, escapeText } from '../xml/escape';
+import { SOAP_CONTENT_TYPES, SOAP_ENVELOPE_NS, XML_DECL, XML_TYPE, XSI_NS } from '../xml/vocabulary';
+import { soapActionFor } from '../xml/soap-action';
 
 /** A parameter as the help page shows it: the credentials first, then the operation's own. */
 export interface ParamDoc {

@@ -5,8 +5,8 @@
  */
 export type Parsed<T> = { value: T; error?: undefined } | { error: string; value?: undefined };
 
-export const INT_MIN = -2_147_483_648;
-export const INT_MAX = 2_147_483_647;
+const INT_MIN = -2_147_483_648;
+const INT_MAX = 2_147_483_647;
 
 // XSD collapses whitespace (space, tab, CR, LF) around int, decimal and boolean lexical values.
 const INT_RE = /^[ \t\r\n]*([+-]?)0*(\d+)[ \t\r\n]*$/;

@@ -1,11 +1,14 @@
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log';
-import type { RequestRecord } from '../metrics';
-import { pathOf, type Req, type Res } from '../http/exchange';
-import { BINDING_NAMES } from '../pipeline/registry';
+import { pathOf, type Req, type Res } from './exchange';
 
-/** The binding names a log line or metric can carry: the registry's, pages' and the rest. */
-const BINDING_LABELS: ReadonlySet<string> = new Set([...BINDING_NAMES, 'docs', 'other']);
+/** What a request comes to, for the metrics (metrics.ts counts and times it). */
+export interface RequestRecord {
+  operation: string;
+  binding: string;
+  outcome: string;
+  durationMs: number;
+}
 
 /**
  * Run for every request, after the request id: one JSON line when its response has finished (or
@@ -13,7 +16,9 @@ const BINDING_LABELS: ReadonlySet<string> = new Set([...BINDING_NAMES, 'docs', '
  * ('OK' or the ServiceError code), HTTP status, duration and DevID. Only what the bindings put in
  * res.locals is logged: never a parameter, so never a DevKey.
  */
-export function accessLog(logger: Logger, onRecord?: (r: RequestRecord) => void): (req: Req, res: Res) => void {
+export function accessLog(logger: Logger, bindingNames: readonly string[], onRecord?: (r: RequestRecord) => void): (req: Req, res: Res) => void {
+  // The binding names a log line or metric can carry: the registry's, pages' and the rest.
+  const labels: ReadonlySet<string> = new Set([...bindingNames, 'docs', 'other']);
   const logging = logger.isLevelEnabled('info');
   // One listener for every response ('close' comes once: after 'finish', or when the connection
   // went first), reading what it needs from res.locals: no closure made per request.
@@ -26,7 +31,7 @@ export function accessLog(logger: Logger, onRecord?: (r: RequestRecord) => void)
       : this.writableFinished ? (status < 400 ? 'OK' : `HTTP${status}`) : 'Aborted';
     const record: RequestRecord = {
       operation: typeof locals.operation === 'string' ? locals.operation : 'none',
-      binding: locals.binding !== undefined && BINDING_LABELS.has(locals.binding) ? locals.binding : 'other',
+      binding: locals.binding !== undefined && labels.has(locals.binding) ? locals.binding : 'other',
       outcome,
       durationMs,
     };

@@ -1,6 +1,4 @@
 import type { BindingModule } from '../../pipeline/binding';
-import { html } from '../docs/pages';
-import { httpPostSample } from '../docs/samples';
 import { formPairs, xmlPairsBinding } from '.';
 
 /**
@@ -10,10 +8,5 @@ import { formPairs, xmlPairsBinding } from '.';
 export const httpPostBinding: BindingModule = {
   names: ['http-post'],
   routes: [{ method: 'POST', target: 'operation' }],
-  docs: {
-    rows: [{ title: 'HTTP POST', request: html`<code>POST &lt;path&gt;/&lt;Operation&gt;</code> with an <code>application/x-www-form-urlencoded</code> body`, answer: 'bare XML document' }],
-    samples: (op, target) => [httpPostSample(op, target)],
-    form: 'post',
-  },
   create: (endpoint, ctx) => xmlPairsBinding(endpoint, ctx, 'http-post', formPairs(ctx)),
 };

@@ -2,13 +2,13 @@
 // Reference" reads: a contractRef to the WSDL and a soap element per SOAP binding, in the layout
 // and with the namespace prefixes ASMX's XmlSerializer wrote (q1, q2, ... per element).
 
-import { escapeAttr } from '../../xml/escape';
-import { XML_DECL, XSD_NS, XSI_NS } from '../../xml/vocabulary';
-import { soapBindingNames, type Endpoint } from '../endpoints';
+import { escapeAttr } from '../xml/escape';
+import { XML_DECL, XSD_NS, XSI_NS } from '../xml/vocabulary';
+import { soapBindingNames, type Endpoint } from '../wsdl/endpoints';
 
-export const DISCO_NS = 'http://schemas.xmlsoap.org/disco/';
-export const DISCO_SCL_NS = 'http://schemas.xmlsoap.org/disco/scl/';
-export const DISCO_SOAP_NS = 'http://schemas.xmlsoap.org/disco/soap/';
+const DISCO_NS = 'http://schemas.xmlsoap.org/disco/';
+const DISCO_SCL_NS = 'http://schemas.xmlsoap.org/disco/scl/';
+const DISCO_SOAP_NS = 'http://schemas.xmlsoap.org/disco/soap/';
 
 /** The DISCO document of `endpoint`, every URL absolute under `base`. */
 export function discoDocument(endpoint: Endpoint, base: string, ns: string): string {

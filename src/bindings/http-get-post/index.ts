@@ -4,12 +4,12 @@ import { parseContentType } from '../../http/content-type';
 import { decodeBody, readBody } from '../../http/body';
 import { queryOf, type Req, type Res } from '../../http/exchange';
 import { RecordSerializer } from '../../xml/records';
-import { sendErrorDocument } from '../../pipeline/error-document';
+import { sendErrorDocument } from '../../http/error-document';
 import { XML_TYPE } from '../../xml/vocabulary';
 import type { Call, EndpointBinding } from '../../pipeline/binding';
 import { pathOperation } from '../../pipeline/path-operation';
 import type { ServiceContext } from '../../pipeline/service-context';
-import type { Endpoint } from '../endpoints';
+import type { Endpoint } from '../../wsdl/endpoints';
 
 /**
  * What HTTP GET and HTTP POST share: text parameters from pairs (a query string or a form), a

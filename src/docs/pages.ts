@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Escapes text for HTML content and (double- or single-quoted) attribute values. */
-export function escapeHtml(s: string): string {
+function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
@@ -44,7 +44,7 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
 export const codeBlock = (text: string, label?: string): Html =>
   html`<figure class="code">${label ? html`<figcaption>${label}</figcaption>` : ''}<pre><code>${text}</code></pre></figure>`;
 
-export interface Crumb {
+interface Crumb {
   label: string;
   href?: string;
 }

@@ -1,7 +1,7 @@
 import type { ServiceError } from '../errors';
 import type { Logger } from '../log';
-import type { Res } from '../http/exchange';
-import { requestLogger } from '../bindings/request-id';
+import type { Res } from './exchange';
+import { requestLogger } from './request-id';
 
 /**
  * Logs an error answer under the request id: the service's own faults at error level with the

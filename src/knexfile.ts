@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { ConfigError, CONFIG_EXIT_CODE, loadDatabaseConfig } from '../config';
-import { databaseLocation, knexConfig } from './connect';
-import { requireCurrentSchema, SchemaNotCurrentError } from './migrate';
-import { migrationSource } from '../../migrations';
-import { seedSource } from '../../seeds';
+import { ConfigError, CONFIG_EXIT_CODE, loadDatabaseConfig } from './config';
+import { databaseLocation, knexConfig } from './db/connect';
+import { requireCurrentSchema, SchemaNotCurrentError } from './db/migrate';
+import { migrationSource } from '../migrations';
+import { seedSource } from '../seeds';
 
 export { ConfigError, CONFIG_EXIT_CODE };
 

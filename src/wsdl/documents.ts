@@ -5,7 +5,7 @@ import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import { escapeAttr } from '../xml/escape';
 import { XML_DECL } from '../xml/vocabulary';
 import { ENDPOINTS, WSDL_DIR, type Endpoint } from './endpoints';
-import { soapActionFor } from './soap/action';
+import { soapActionFor } from '../xml/soap-action';
 
 /** The namespace the WSDL files on disk use (scripts/check-wsdl.ts holds them to it). */
 const PLACEHOLDER_NS = 'SVAPI';

@@ -1,4 +1,4 @@
-import type { Req } from '../http/exchange';
+import type { Req } from './exchange';
 import type { Config } from '../config';
 
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;

@@ -1,5 +1,5 @@
 import proxyAddr from 'proxy-addr';
-import type { Req } from '../http/exchange';
+import type { Req } from './exchange';
 
 const oneHop = (_addr: string, hop: number) => hop < 1;
 

@@ -4,21 +4,24 @@
 // its DISCO document. Every page is built
 // from the operation table and the metadata generated from the WSDLs.
 
-import { XML_TYPE } from '../../xml/vocabulary';
-import { operationsOf, type Operation } from '../../operations/catalog';
-import { Answer, sendAnswer } from '../../http/answer';
-import { queryOf, sendBody, type Req, type Res } from '../../http/exchange';
-import type { BindingModule } from '../../pipeline/binding';
-import { BINDINGS } from '../../pipeline/registry';
-import type { ServiceContext } from '../../pipeline/service-context';
-import { baseUrl } from '../base-url';
-import { soapActionFor } from '../soap/action';
-import { ENDPOINTS, type Endpoint } from '../endpoints';
+import { XML_TYPE } from '../xml/vocabulary';
+import { operationsOf, type Operation } from '../operations/catalog';
+import { Answer, sendAnswer } from '../http/answer';
+import { queryOf, sendBody, type Req, type Res } from '../http/exchange';
+import { BINDING_NAMES } from '../bindings/registry';
+import type { ServiceContext } from '../pipeline/service-context';
+import { baseUrl } from '../http/base-url';
+import { soapActionFor } from '../xml/soap-action';
+import { ENDPOINTS, type Endpoint } from '../wsdl/endpoints';
+import { bindingDocs, type BindingDocs } from './bindings';
 import { discoDocument } from './disco';
 import { codeBlock, html, layout, PAGE_HEADERS, raw, scriptHeaders, type Html } from './pages';
 import { errorSample, httpRoot, paramDocs, sampleTarget, type ParamDoc } from './samples';
 
 type PageHandler = (req: Req, res: Res) => void;
+
+/** The served bindings as the pages show them, in the pages' order. */
+const BINDINGS = bindingDocs(BINDING_NAMES);
 
 /** The query string's pairs, keys lower-cased (`?WSDL` = `?wsdl`, `?DISCO` = `?disco`, `?OP=` = `?op=`). */
 function pageQuery(req: Req): Map<string, string> {
@@ -41,7 +44,7 @@ class Links {
   disco = (e: Endpoint) => `${this.base}${e.path}?disco`;
   operation = (e: Endpoint, op: Operation) => `${this.base}${e.path}?op=${encodeURIComponent(op.name)}`;
   invoke = (e: Endpoint, op: Operation) => `${this.base}${e.path}/${op.name}`;
-  bindingPage = (e: Endpoint, op: Operation, b: BindingModule) => `${this.operation(e, op)}&${b.docs.page!.query}`;
+  bindingPage = (e: Endpoint, op: Operation, b: BindingDocs) => `${this.operation(e, op)}&${b.page!.query}`;
 }
 
 /** A page or document: with its ETag and compressed as the request negotiates when it is found (200), else as it is. */
@@ -78,8 +81,8 @@ export function endpointGetHandler(endpoint: Endpoint, ctx: ServiceContext): Pag
     }
     const op = operationsOf(endpoint).find((o) => o.name === wanted);
     if (!op) return send(req, res, 404, unknownOperationPage(endpoint, wanted, links));
-    const own = BINDINGS.find((b) => b.docs.page && query.has(b.docs.page.query));
-    if (own) send(req, res, 200, bindingPage(own, endpoint, op, links, ns), scriptHeaders(own.docs.page!.script));
+    const own = BINDINGS.find((b) => b.page && query.has(b.page.query));
+    if (own) send(req, res, 200, bindingPage(own, endpoint, op, links, ns), scriptHeaders(own.page!.script));
     else send(req, res, 200, operationPage(endpoint, op, links, ns));
   };
 }
@@ -109,7 +112,7 @@ XML answer is in the namespace <code>${ns}</code>.</p>
 <tbody>${rows}</tbody>
 </table>
 <p class="note">Each service's page lists its operations; each operation's page shows its parameters,
-sample requests and responses for the four bindings, and a form to try it.</p>
+sample requests and responses for every binding, and a form to try it.</p>
 ${wsdlFormsNote()}
 
 <h2>Calling the service</h2>
@@ -127,9 +130,9 @@ ${bindingsTable()}
   return layout({ title: 'svapi: game data query service', heading: 'Game data query service', home: links.home(), body });
 }
 
-const rows = () => BINDINGS.flatMap((b) => b.docs.rows);
+const rows = () => BINDINGS;
 
-/** `SOAP 1.1, SOAP 1.2, HTTP GET and HTTP POST`, from the registry. */
+/** `SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST and JSON`: the served bindings, in the pages' order. */
 function bindingTitles(): string {
   const titles = rows().map((r) => r.title);
   return `${titles.slice(0, -1).join(', ')} and ${titles[titles.length - 1]}`;
@@ -201,8 +204,8 @@ function operationPage(endpoint: Endpoint, op: Operation, links: Links, ns: stri
   const params = paramDocs(op);
   const target = sampleTarget(links.base, endpoint.path, ns);
   const action = links.invoke(endpoint, op);
-  const forms = BINDINGS.flatMap((b) => (b.docs.form ? [tryForm(b.docs.form, action, params)] : []));
-  const ownPages = BINDINGS.filter((b) => b.docs.page);
+  const forms = BINDINGS.flatMap((b) => (b.form ? [tryForm(b.form, action, params)] : []));
+  const ownPages = BINDINGS.filter((b) => b.page);
 
   const body = html`<p class="summary">${op.summary}</p>
 <dl class="facts">
@@ -222,12 +225,12 @@ ${wsdlFacts(endpoint, links)}
 <h2>Test</h2>
 <p>Fill in the parameters and invoke the operation: the browser shows the XML the service answers.</p>
 <div class="forms">${forms}</div>
-${ownPages.map((b) => html`<p>${b.docs.page!.title}: <a href="${links.bindingPage(endpoint, op, b)}">samples and a test form</a>.</p>`)}
+${ownPages.map((b) => html`<p>${b.title}: <a href="${links.bindingPage(endpoint, op, b)}">samples and a test form</a>.</p>`)}
 
 <h2>Samples</h2>
 <p>The following are sample requests and responses. The placeholders shown need to be replaced with
 actual values. A nested value that the data lacks is written <code>xsi:nil="true"</code>.</p>
-${BINDINGS.flatMap((b) => b.docs.samples?.(op, target) ?? []).map((s) => html`<h3>${s.title}</h3>
+${BINDINGS.flatMap((b) => b.samples?.(op, target) ?? []).map((s) => html`<h3>${s.title}</h3>
 ${codeBlock(s.request, 'Request')}
 ${codeBlock(s.response, 'Response')}`)}
 
@@ -256,13 +259,13 @@ ${params.map((p) => html`<label for="${id}-${p.name}">${p.name}<small>${p.type}$
 }
 
 /** A binding's own page for an operation: its samples and a test form that the page's fixed script submits. */
-function bindingPage(binding: BindingModule, endpoint: Endpoint, op: Operation, links: Links, ns: string): string {
-  const page = binding.docs.page!;
-  const id = binding.names[0];
+function bindingPage(binding: BindingDocs, endpoint: Endpoint, op: Operation, links: Links, ns: string): string {
+  const page = binding.page!;
+  const id = binding.name;
   const body = html`<p class="summary">${op.summary}</p>
 ${page.intro}
 <h2>Test</h2>
-<div class="forms">${tryForm('post', links.invoke(endpoint, op), paramDocs(op), page.title, id)}</div>
+<div class="forms">${tryForm('post', links.invoke(endpoint, op), paramDocs(op), binding.title, id)}</div>
 <p class="note">Answer: <output id="${id}-status" for="${id}-form"></output></p>
 <figure class="code"><pre><code id="${id}-answer"></code></pre></figure>
 <h2>Samples</h2>
@@ -271,9 +274,9 @@ ${codeBlock(s.request, 'Request')}
 ${codeBlock(s.response, 'Response')}`)}
 <script>${raw(page.script)}</script>`;
   return layout({
-    title: `${op.name} (${page.title}): ${endpoint.service} service`,
-    heading: `${op.name}: ${page.title}`,
-    crumbs: [{ label: 'svapi', href: links.home() }, { label: endpoint.service, href: links.endpoint(endpoint) }, { label: op.name, href: links.operation(endpoint, op) }, { label: page.title }],
+    title: `${op.name} (${binding.title}): ${endpoint.service} service`,
+    heading: `${op.name}: ${binding.title}`,
+    crumbs: [{ label: 'svapi', href: links.home() }, { label: endpoint.service, href: links.endpoint(endpoint) }, { label: op.name, href: links.operation(endpoint, op) }, { label: binding.title }],
     home: links.home(),
     discovery: links.disco(endpoint),
     body,

@@ -1,5 +1,5 @@
 import { statusFor, type ServiceError } from '../errors';
-import { sendBody, type Res } from '../http/exchange';
+import { sendBody, type Res } from './exchange';
 import { serviceErrorDocument } from '../xml/faults';
 import { XML_TYPE } from '../xml/vocabulary';
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Logger } from '../log';
-import type { Req, Res } from '../http/exchange';
+import type { Req, Res } from './exchange';
 
 /** An incoming X-Request-Id is kept only when it is a short token that is safe to log and echo. */
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
