@@ -44,8 +44,9 @@ export interface EndpointBinding {
    */
   nameOf(req: Req, res: Res): string | undefined;
   /**
-   * Reads the request into a call; rejects with a ServiceError for anything it refuses. When the body tells the call's name before the call is complete (SOAP: the envelope's
-   * version), it sets `res.locals.binding`, so an error from then on is answered under that name.
+   * Reads the request into a call; rejects with a ServiceError for anything it refuses. When the
+   * body tells the call's name before the call is complete (SOAP: the envelope's version), it sets
+   * `res.locals.binding`, so an error from then on is answered under that name.
    */
   read(req: Req, res: Res, operation: string | undefined): Promise<Call>;
   /** The operation's result as the answer's body (cached under the call's name and parameters). */
