@@ -21,7 +21,7 @@ import { registerCompareCommand } from './compare/command';
 const { version } = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
 
 const program = new Command('svapi')
-  .description('Game data query service: SOAP 1.1/1.2 and HTTP GET/POST over a Postgres database')
+  .description('Game data query service: SOAP 1.1/1.2, HTTP GET/POST and JSON over a Postgres database')
   .version(version, '-V, --version', 'print the version')
   // A bad option or argument is a configuration mistake, as a bad setting is: one exit code for
   // both (commander's own is 1). Set before the commands, which inherit it.

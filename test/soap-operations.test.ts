@@ -61,6 +61,10 @@ async function result(version: Version, op: Op, params: Params = []): Promise<Xm
   if (res.status !== 200) throw new Error(`${op} answered ${res.status}: ${res.text}`);
   expect(res.type).toBe(RESPONSE_TYPE[version]);
   expect(res.text.startsWith(XML_DECL)).toBe(true);
+  // The Envelope's start tag has its attributes one space apart (node-soap's template had two before xmlns:tns).
+  const envelopeTag = res.text.slice(XML_DECL.length, res.text.indexOf('>', XML_DECL.length) + 1);
+  expect(envelopeTag).toMatch(/^<\w+:Envelope /);
+  expect(envelopeTag).not.toContain('  ');
   const envelopeEl = parseXml(res.text).root;
   expect([envelopeEl.local, envelopeEl.uri]).toEqual(['Envelope', ENV_NS[version]]);
   const body = child(envelopeEl, 'Body', ENV_NS[version]);

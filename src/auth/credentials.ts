@@ -55,24 +55,6 @@ export class CredentialChecker {
     this.failLimit = settings.SVAPI_AUTH_FAIL_LIMIT;
   }
 
-  /**
-   * The path of a cached answer: a key this process has just accepted (the one that last matched,
-   * within SVAPI_KEY_CACHE_MS), from an address that has not failed lately, with a point of the
-   * rate limit at hand in this process (its own count, or a lease of the shared one), is checked
-   * and counted at once: true. Throws RateLimited beyond the limit. False when check() must
-   * decide (nothing counted then).
-   */
-  checkedAtOnce(devId: number, devKey: string, clientAddress: string): boolean {
-    if (this.mayBeBlocked(clientAddress)) return false;
-    const cached = this.cache?.get(devId);
-    if (!cached || !sameBytes(Buffer.from(devKey), cached.lastMatched)) return false;
-    try {
-      return this.requests.consumeNow(String(devId)) === true;
-    } catch (e) {
-      throw limited(e);
-    }
-  }
-
   /** Passes for a valid, unrevoked pair within its rate limit; throws otherwise. */
   async check(devId: number, devKey: string, clientAddress: string): Promise<void> {
     const blocked = this.refuseBlocked(clientAddress);
@@ -118,11 +100,8 @@ export class CredentialChecker {
    * nearly every request). While the list of failing addresses is full, every address is checked.
    */
   private refuseBlocked(clientAddress: string): Promise<void> | undefined {
-    return this.mayBeBlocked(clientAddress) ? this.blocked(clientAddress) : undefined;
-  }
-
-  private mayBeBlocked(clientAddress: string): boolean {
-    return this.failedLately.has(clientAddress) || this.failedLately.size >= FAILING_ADDRESSES;
+    const mayBeBlocked = this.failedLately.has(clientAddress) || this.failedLately.size >= FAILING_ADDRESSES;
+    return mayBeBlocked ? this.blocked(clientAddress) : undefined;
   }
 
   private async blocked(clientAddress: string): Promise<void> {

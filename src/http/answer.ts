@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { preferredCoding, type Coding } from './accept-encoding';
 import { sendBody, type Req, type Res } from './exchange';
-import { noneMatchNames } from './if-none-match';
+import { clientHasTag } from './if-none-match';
 
 /** A body as sent: small ones as text (sent in one write with the headers), large ones as bytes. */
 export type Body = string | Buffer;
@@ -110,8 +110,7 @@ export function sendAnswer(req: Req, res: Res, contentType: string, answer: Answ
   if (validate) {
     const etag = answer.etag(coding);
     res.setHeader('ETag', etag);
-    const condition = req.headers['if-none-match'];
-    if (condition !== undefined && noneMatchNames(condition, etag)) {
+    if (clientHasTag(req.headers, etag)) {
       res.statusCode = 304;
       res.end();
       return;

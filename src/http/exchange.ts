@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import type { Logger } from '../log';
+import type { ContentType } from './content-type';
 
 /** What a request carries for the access log, the metrics and error logging (set as it is served). */
 interface Locals {
@@ -15,6 +16,8 @@ interface Locals {
   /** `OK` is implied by a status below 400; otherwise the ServiceError code. */
   outcome?: string;
   devId?: number;
+  /** An operation call's Content-Type, parsed once by the router (undefined: none, or not usable). */
+  contentType?: ContentType;
 }
 
 /** The request and response of the whole service: plain Node ones, with what the router puts in `locals`. */

@@ -116,13 +116,13 @@ export function router(site: Site, begin: (req: Req, res: Res) => void): http.Re
     }
     const routes = owner.calls[target][method];
     if (routes.length === 0) return target === 'endpoint' && method === 'GET' ? servePage(owner.page, req, res) : notFound(res, ns);
-    const chosen = routes.length === 1 ? routes[0] : pick(routes, req);
+    const type = (res.locals.contentType = parseContentType(req.headers['content-type']));
+    const chosen = routes.length === 1 ? routes[0] : pick(routes, type?.essence ?? '');
     void chosen.handle(req, res, operation);
   };
 }
 
-function pick(routes: RoutedCall[], req: Req): RoutedCall {
-  const essence = parseContentType(req.headers['content-type'])?.essence ?? '';
+function pick(routes: RoutedCall[], essence: string): RoutedCall {
   return routes.find((r) => !r.route.accepts || r.route.accepts(essence)) ?? routes[0];
 }
 

@@ -27,14 +27,17 @@ export interface Call {
 
 /** A binding serving one endpoint: made once at start-up, then used by every call. */
 export interface EndpointBinding {
-  /** The name a request goes by, from its headers alone (before its body is read); undefined when not known. */
-  nameOf(req: Req): string | undefined;
   /**
-   * Reads the request into a call (at once when it can); throws a ServiceError for anything it
-   * refuses. When the body tells the call's name before the call is complete (SOAP: the envelope's
-   * version), it sets `res.locals.binding`, so an error from then on is answered under that name.
+   * The name a request goes by, from its headers alone (before its body is read; the Content-Type
+   * as the router parsed it is in res.locals.contentType); undefined when not known.
    */
-  read(req: Req, res: Res, operation: string | undefined): Call | Promise<Call>;
+  nameOf(req: Req, res: Res): string | undefined;
+  /**
+   * Reads the request into a call; rejects with a ServiceError for anything it refuses. When the
+   * body tells the call's name before the call is complete (SOAP: the envelope's version), it sets
+   * `res.locals.binding`, so an error from then on is answered under that name.
+   */
+  read(req: Req, res: Res, operation: string | undefined): Promise<Call>;
   /** The operation's result as the answer's body (cached under the call's name and parameters). */
   render(call: Call, result: OperationResult): string;
   contentType(call: Call): string;

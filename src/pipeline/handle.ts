@@ -25,7 +25,7 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
   const trustProxy = ctx.config.SVAPI_TRUST_PROXY;
   return async (req, res, operation) => {
     const locals = res.locals;
-    let name = binding.nameOf(req);
+    let name = binding.nameOf(req, res);
     if (name) locals.binding = name;
     const release = ctx.limit.admit(res);
     if (!release) {
@@ -35,16 +35,12 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
       return;
     }
     try {
-      // Awaited only when not known at once: a cached answer is then sent in the request's own event.
-      const reading = binding.read(req, res, operation);
-      const call = reading instanceof Promise ? await reading : reading;
+      const call = await binding.read(req, res, operation);
       name = locals.binding = call.name;
       locals.operation = call.op.name;
-      const devId = authenticate(ctx.credentials, call, clientAddress(req, trustProxy));
-      locals.devId = typeof devId === 'number' ? devId : await devId;
+      locals.devId = await authenticate(ctx.credentials, call, clientAddress(req, trustProxy));
       const params = decode(call);
-      const made = cached(ctx.results, call.name, call.op, params, async () => binding.render(call, await run(ctx, call, params)));
-      const answer = made instanceof Promise ? await made : made;
+      const answer = await cached(ctx.results, call.name, call.op, params, async () => binding.render(call, await run(ctx, call, params)));
       // Only a GET is conditional (HTTP GET): a POST's answer has no ETag and is never 304.
       sendAnswer(req, res, binding.contentType(call), answer, req.method === 'GET');
     } catch (e) {

@@ -13,20 +13,18 @@ import type { Call } from './binding';
 
 /**
  * Credentials first (CONTRACT §6): missing, repeated, malformed, unknown or wrong DevID/DevKey is
- * AuthenticationFailed, counted against the caller's address. Gives the DevID (at once when the
- * check needed no waiting).
+ * AuthenticationFailed, counted against the caller's address. Gives the DevID.
  */
-export function authenticate(credentials: CredentialChecker, call: Call, clientAddress: string): number | Promise<number> {
+export async function authenticate(credentials: CredentialChecker, call: Call, clientAddress: string): Promise<number> {
   const { params: raw, repeated } = call;
   const devId = raw.DevID === undefined ? undefined : parseXsdInt(raw.DevID);
   const devKey = raw.DevKey;
   if (devId === undefined || devKey === undefined || devKey === '' || repeated.includes('DevID') || repeated.includes('DevKey')) {
-    return credentials.fail(clientAddress).then(() => {
-      throw errors.auth();
-    });
+    await credentials.fail(clientAddress);
+    throw errors.auth();
   }
-  if (credentials.checkedAtOnce(devId, devKey, clientAddress)) return devId;
-  return credentials.check(devId, devKey, clientAddress).then(() => devId);
+  await credentials.check(devId, devKey, clientAddress);
+  return devId;
 }
 
 /** The operation's typed parameters. Unknown parameters are ignored, even repeated; a known one given twice is ambiguous. */

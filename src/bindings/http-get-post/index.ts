@@ -1,6 +1,5 @@
 import { errors, type ServiceError } from '../../errors';
 import type { RawParams } from '../../operations/params';
-import { parseContentType } from '../../http/content-type';
 import { decodeBody, readBody } from '../../http/body';
 import { queryOf, type Req, type Res } from '../../http/exchange';
 import { RecordSerializer } from '../../xml/records';
@@ -25,10 +24,9 @@ export function xmlPairsBinding(
   const serializer = new RecordSerializer();
   return {
     nameOf: () => name,
-    read(req, res, operation): Call | Promise<Call> {
+    async read(req, res, operation): Promise<Call> {
       const op = pathOperation(endpoint, operation, res);
-      const pairs = pairsOf(req, res);
-      return pairs instanceof Promise ? pairs.then((p) => ({ op, name, ...paramsOf(p) })) : { op, name, ...paramsOf(pairs) };
+      return { op, name, ...paramsOf(await pairsOf(req, res)) };
     },
     render: ({ op }, result) => serializer.httpDocument(op.name, result, ns),
     contentType: () => XML_TYPE,
@@ -43,7 +41,7 @@ export const queryPairs = (req: Req) => new URLSearchParams(queryOf(req));
 export function formPairs(ctx: ServiceContext): (req: Req, res: Res) => Promise<URLSearchParams> {
   const read = readBody(ctx.config.SVAPI_MAX_BODY);
   return async (req, res) => {
-    const type = parseContentType(req.headers['content-type']);
+    const type = res.locals.contentType;
     if (type?.essence !== 'application/x-www-form-urlencoded') throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
     return new URLSearchParams(decodeBody(await read(req, res), type.charset));
   };

@@ -4,7 +4,6 @@
 import { errors, statusFor, type ServiceError } from '../../errors';
 import type { Operation } from '../../operations/catalog';
 import type { ParamType, RawParams } from '../../operations/params';
-import { parseContentType } from '../../http/content-type';
 import { decodeBody, readBody } from '../../http/body';
 import { sendBody, type Res } from '../../http/exchange';
 import type { BindingModule, Call, EndpointBinding } from '../../pipeline/binding';
@@ -30,8 +29,7 @@ function createJsonBinding(endpoint: Endpoint, ctx: ServiceContext): EndpointBin
     nameOf: () => NAME,
     async read(req, res, operation): Promise<Call> {
       const op = pathOperation(endpoint, operation, res);
-      const type = parseContentType(req.headers['content-type']);
-      const { values, repeated } = readJsonParams(decodeBody(await read(req, res), type?.charset));
+      const { values, repeated } = readJsonParams(decodeBody(await read(req, res), res.locals.contentType?.charset));
       return { op, name: NAME, repeated, ...texts(op, values) };
     },
     render: ({ op }, result) => serializer.answer(op.record, op.list, result),

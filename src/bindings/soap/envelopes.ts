@@ -42,10 +42,20 @@ export async function envelopeTemplates(endpoint: Endpoint, ns: string): Promise
       });
       const at = answer.body.indexOf(MARKER);
       if (answer.statusCode !== 200 || at < 0) throw new Error(`node-soap did not answer ${op.name} (SOAP ${version}): ${answer.statusCode}`);
-      templates[version].set(op.name, { head: withNs(answer.body.slice(0, at)), tail: withNs(answer.body.slice(at + MARKER.length)) });
+      templates[version].set(op.name, { head: withNs(singleSpaced(answer.body.slice(0, at))), tail: withNs(answer.body.slice(at + MARKER.length)) });
     }
   }
   return templates;
+}
+
+/**
+ * node-soap writes two spaces before the namespace declarations of the Envelope's start tag (its
+ * `_envelope` adds one before each declaration after one already there): one is kept. The values
+ * there (the template namespace and node-soap's own) hold no spaces.
+ */
+function singleSpaced(head: string): string {
+  const end = head.indexOf('>', head.indexOf(':Envelope'));
+  return head.slice(0, end).replace(/ {2,}/g, ' ') + head.slice(end);
 }
 
 function canonicalRequest(version: SoapVersion, op: string, ns: string): string {

@@ -1,6 +1,6 @@
 import { errors, statusFor, type ServiceError } from '../../errors';
 import { findOperation, operationsOf, type Operation } from '../../operations/catalog';
-import { parseContentType, type ContentType } from '../../http/content-type';
+import type { ContentType } from '../../http/content-type';
 import { SoapEnvelopeReader, type SoapVersion } from '../../xml/envelope';
 import { soapFault } from '../../xml/faults';
 import { RecordSerializer } from '../../xml/records';
@@ -52,12 +52,12 @@ async function createSoapBinding(endpoint: Endpoint, ctx: ServiceContext): Promi
   const serializer = new RecordSerializer();
 
   return {
-    nameOf: (req) => {
-      const version = soapVersionOf(parseContentType(req.headers['content-type']));
+    nameOf: (_req, res) => {
+      const version = soapVersionOf(res.locals.contentType);
       return version && NAMES[version];
     },
     async read(req, res): Promise<SoapCall> {
-      const type = parseContentType(req.headers['content-type']);
+      const type = res.locals.contentType;
       const announced = soapVersionOf(type);
       if (!announced) throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
       const xml = decodeBody(await read(req, res), type!.charset);
