@@ -105,3 +105,31 @@ test('once the queue empties, the next interval is not overloaded: calls are ser
   expect(next.release).toBeDefined();
   expect(q.overloaded).toBe(false);
 });
+
+test('the deadline counts from the request\'s arrival: time spent before the queue is not waited again', async () => {
+  const q = queue(1);
+  const holder = enter(q);
+  const arrived = (ago: number) => {
+    const state: { release?: () => void; refused?: unknown } = {};
+    const got = q.enter(Date.now() - ago);
+    if (got instanceof Promise) got.then((r) => { state.release = r; }, (e: unknown) => { state.refused = e; });
+    else state.release = got;
+    return state;
+  };
+  // 5 x TARGET from arrival: one that arrived 400 ms ago has 100 ms left, a fresh one 500.
+  const late = arrived(4 * TARGET);
+  const fresh = arrived(0);
+  jest.advanceTimersByTime(TARGET + 1);
+  await settle();
+  expect(late.refused).toBeInstanceOf(DatabaseWaitTooLong);
+  expect(fresh.refused).toBeUndefined();
+  holder.release!();
+  await settle();
+  expect(fresh.release).toBeDefined();
+  fresh.release!();
+  // Past its deadline on arrival: refused though a slot is free.
+  const tooLate = arrived(5 * TARGET);
+  await settle();
+  expect(tooLate.refused).toBeInstanceOf(DatabaseWaitTooLong);
+  expect(q.refused).toBe(2);
+});
