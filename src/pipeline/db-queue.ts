@@ -35,10 +35,12 @@ interface Waiter {
  *   quickly: the queue stands rather than absorbing a burst); a slot that frees goes to the
  *   oldest waiter, except that while overloaded a waiter that has already waited more than twice
  *   the target is refused instead (it is late: served now it would keep the queue standing);
- * - whatever the state, no call is kept waiting beyond 5 x target from its arrival (its request's
- *   start, so time spent before the queue, reading and checking the request, counts): it is
- *   refused then, or at once when the waiters ahead of it, at the recent time a call holds a
- *   slot, would make it wait longer than that (twice the target while overloaded).
+ * - whatever the state, no call waits more than 5 x target (its deadline): it is refused then,
+ *   or at once when the waiters ahead of it, at the recent time a call holds a slot, would make
+ *   it wait longer than that (twice the target while overloaded);
+ * - while overloaded, a call's wait counts from its arrival (its request's start), so the time it
+ *   spent before the queue (reading and checking the request, slower under overload) counts too.
+ * A free slot is given at once, however late the call.
  * A burst that drains within an interval is served whole, however long the queue grew.
  */
 export class DbQueue {
@@ -81,11 +83,13 @@ export class DbQueue {
   enter(arrived?: number): (() => void) | Promise<() => void> {
     const now = this.now();
     this.roll(now);
-    const before = arrived === undefined ? 0 : Math.max(0, now - arrived);
-    if (this.inUse < this.settings.slots && this.waiting === 0 && before < this.maxWaitMs) {
+    if (this.inUse < this.settings.slots && this.waiting === 0) {
       this.granted(0);
       return this.releaser();
     }
+    // While the queue stands, a call's time counts from its arrival: under overload the time
+    // before the queue (reading the request, its credentials) grows too, and is not waited again.
+    const before = arrived === undefined || !this.overloadedNow ? 0 : Math.max(0, now - arrived);
     // Waiting would make it late: refused now rather than after the wait.
     const expected = before + ((this.waiting + 1) / this.settings.slots) * this.holdMs;
     if (expected > (this.overloadedNow ? this.sloughMs : this.maxWaitMs)) {
