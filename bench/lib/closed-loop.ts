@@ -80,7 +80,9 @@ export async function closedLoop(origin: string, requests: CheckedRequest[], con
 /** One closed loop in a worker thread of its own (this file, run there under the same loader). */
 function inThread(origin: string, requests: CheckedRequest[], connections: number, seconds: number): Promise<RawLoad> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(`require(${JSON.stringify(__filename)})`, { eval: true, workerData: { closedLoop: { origin, requests, connections, seconds } } });
+    // The thread loads this TypeScript file through tsx, as the bench itself runs (bin/run-ts.js).
+    const code = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(__filename)});`;
+    const worker = new Worker(code, { eval: true, workerData: { closedLoop: { origin, requests, connections, seconds } } });
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`closed-loop thread exited with ${code}`)));
