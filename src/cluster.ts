@@ -52,11 +52,6 @@ export async function runPrimary(config: Config, requested: number, logger: Logg
   let listening = 0;
   let failed = false;
   const listened = new WeakSet<Worker>();
-  // Each worker accepts its connections itself (SCHED_NONE) instead of the primary handing them
-  // over one at a time per worker (round-robin): a handover waits for the worker's event loop, so
-  // under load a burst of new connections (a thousand clients, or /healthz) waited seconds in the
-  // primary. A worker busy with a long turn accepts none meanwhile; the other one takes them.
-  cluster.schedulingPolicy = cluster.SCHED_NONE;
   const fork = () => cluster.fork(env);
 
   cluster.on('listening', (worker, address: AddressInfo | { port: number; address: string | null }) => {
