@@ -22,6 +22,14 @@ export interface RunningServer {
   shutdown(graceMs?: number): Promise<boolean>;
 }
 
+/**
+ * Connections the kernel holds for the service before it accepts them (Node's default is 511;
+ * Linux caps it at net.core.somaxconn). A burst of new connections beyond it is dropped at the
+ * SYN and the client retries after 1, 3, 7, 15 s: a thousand clients connecting at once waited
+ * seconds for their first answer, and /healthz on a new connection as long.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** How long a graceful stop waits for requests in flight before cutting connections. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -54,7 +62,7 @@ export async function startServer(config: Config, logger: Logger, opts: StartOpt
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.PORT, config.HOST, () => resolve());
+    server.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG }, () => resolve());
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

@@ -111,6 +111,12 @@ describe('the credential cache', () => {
     expect(queries).toBe(1);
   });
 
+  test('calls at once for a DevID not cached read its key once (not a query each behind the operations)', async () => {
+    const checker = new CredentialChecker(knex, settings);
+    await Promise.all(Array.from({ length: 50 }, () => checker.check(svc.key.devId, svc.key.devKey, '10.0.0.1')));
+    expect(queries).toBe(1);
+  });
+
   test('a wrong key is never accepted from the cache, whatever it is', async () => {
     const checker = new CredentialChecker(knex, settings);
     await checker.check(svc.key.devId, svc.key.devKey, '10.0.0.1');

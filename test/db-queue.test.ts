@@ -105,3 +105,42 @@ test('once the queue empties, the next interval is not overloaded: calls are ser
   expect(next.release).toBeDefined();
   expect(q.overloaded).toBe(false);
 });
+
+test('while the queue stands, a call\'s time counts from its arrival; otherwise from entering the queue; a free slot is given however late', async () => {
+  const q = queue(1);
+  const arrived = (ago: number) => {
+    const state: { release?: () => void; refused?: unknown } = {};
+    const got = q.enter(Date.now() - ago);
+    if (got instanceof Promise) got.then((r) => { state.release = r; }, (e: unknown) => { state.refused = e; });
+    else state.release = got;
+    return state;
+  };
+  // Not overloaded: a call that arrived 4 targets ago waits as long as a fresh one.
+  const holder = arrived(0);
+  // The next interval (the holder's slot came at once in this one).
+  jest.advanceTimersByTime(5 * TARGET);
+  const calm = arrived(4 * TARGET);
+  jest.advanceTimersByTime(3 * TARGET);
+  await settle();
+  expect(calm.refused).toBeUndefined();
+  holder.release!();
+  await settle();
+  expect(calm.release).toBeDefined();
+  // It waited 3 targets for its slot: once the interval ends the queue stands.
+  jest.advanceTimersByTime(3 * TARGET);
+  expect(q.overloaded).toBe(true);
+  // Overloaded: one that arrived 4 targets ago is already later than twice the target: refused at
+  // once; a fresh one waits.
+  const late = arrived(4 * TARGET);
+  const fresh = arrived(0);
+  await settle();
+  expect(late.refused).toBeInstanceOf(DatabaseWaitTooLong);
+  expect(fresh.refused).toBeUndefined();
+  calm.release!();
+  await settle();
+  expect(fresh.release).toBeDefined();
+  fresh.release!();
+  // A free slot: given at once, whenever the call arrived.
+  expect(arrived(10 * TARGET).release).toBeDefined();
+  expect(q.refused).toBe(1);
+});

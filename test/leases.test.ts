@@ -87,3 +87,13 @@ test('exact counting takes one point per request from the shared count', async (
   // The refused take is counted beyond the limit: the shared count shows the address over it.
   expect((await shared.peek('k')).used).toBe(4);
 });
+
+test('a burst of requests waiting for one key is served by one take, not one per MAX_LEASE', async () => {
+  const { shared, asked } = sharedCount();
+  const counter = new LeasedCounter(shared, 1_000_000, 60_000);
+  const outcomes = await Promise.all(Array.from({ length: 500 }, () => outcome(counter, 'k')));
+  expect(outcomes.every((o) => o === 'OK')).toBe(true);
+  // The first request asks alone (MAX_LEASE); the 499 that arrive meanwhile are counted in the next take.
+  expect(asked.length).toBeLessThanOrEqual(3);
+  expect(asked[1]).toBeGreaterThanOrEqual(490);
+});

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Request } from './cases';
 
 /** A request and the exact bytes of its correct answer. */
@@ -39,14 +40,63 @@ export function percentiles(ms: number[]): Percentiles {
   return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: round1(sorted[sorted.length - 1]) };
 }
 
+/** What one closed loop saw, before the percentiles (so the loops of several threads add up). */
+interface RawLoad {
+  wall: number;
+  answered: number[];
+  refused: number[];
+  other: number;
+  connectionErrors: number;
+  otherSample?: string;
+}
+
 /**
  * A closed loop: `connections` clients on kept-alive connections, each sending its next request
  * as soon as the previous answer is in; a refused client asks again at once (a client that
  * ignores Retry-After: the harder case for the service). The requests are taken in turn. Unlike
- * autocannon, answers and refusals are timed apart.
+ * autocannon, answers and refusals are timed apart. The clients run in `threads` worker threads
+ * (the connections split among them): one thread handling 1,024 connections and 324 KB answers
+ * fell behind on a loaded machine (its own event loop late by up to seconds), and that lateness
+ * was timed as the service's.
  */
-export async function closedLoop(origin: string, requests: CheckedRequest[], connections: number, seconds: number): Promise<LoadResult> {
-  const url = new URL(origin);
+export async function closedLoop(origin: string, requests: CheckedRequest[], connections: number, seconds: number, threads = 1): Promise<LoadResult> {
+  const n = Math.max(1, Math.min(threads, connections));
+  const parts = n === 1
+    ? [await loop(origin, requests, connections, seconds)]
+    : await Promise.all(Array.from({ length: n }, (_, i) => inThread(origin, requests, Math.floor(connections / n) + (i < connections % n ? 1 : 0), seconds)));
+  const wall = Math.max(...parts.map((p) => p.wall));
+  const answered = parts.flatMap((p) => p.answered);
+  return {
+    seconds: round1(wall),
+    answeredRps: round1(answered.length / wall),
+    answered: percentiles(answered),
+    refused: percentiles(parts.flatMap((p) => p.refused)),
+    other: parts.reduce((t, p) => t + p.other, 0),
+    connectionErrors: parts.reduce((t, p) => t + p.connectionErrors, 0),
+    otherSample: parts.find((p) => p.otherSample)?.otherSample,
+  };
+}
+
+/** One closed loop in a worker thread of its own (this file, run there under the same loader). */
+function inThread(origin: string, requests: CheckedRequest[], connections: number, seconds: number): Promise<RawLoad> {
+  return new Promise((resolve, reject) => {
+    // The thread loads this TypeScript file through tsx, as the bench itself runs (bin/run-ts.js).
+    const code = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(__filename)});`;
+    const worker = new Worker(code, { eval: true, workerData: { closedLoop: { origin, requests, connections, seconds } } });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`closed-loop thread exited with ${code}`)));
+  });
+}
+
+if (!isMainThread && workerData?.closedLoop) {
+  const w = workerData.closedLoop as { origin: string; requests: CheckedRequest[]; connections: number; seconds: number };
+  // A Buffer arrives as a Uint8Array.
+  const requests = w.requests.map((c) => ({ request: c.request, expected: Buffer.from(c.expected.buffer, c.expected.byteOffset, c.expected.byteLength) }));
+  void loop(w.origin, requests, w.connections, w.seconds).then((raw) => parentPort!.postMessage(raw));
+}
+
+async function loop(origin: string, requests: CheckedRequest[], connections: number, seconds: number): Promise<RawLoad> {  const url = new URL(origin);
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const answered: number[] = [];
   const refused: number[] = [];
@@ -96,14 +146,5 @@ export async function closedLoop(origin: string, requests: CheckedRequest[], con
   };
   await Promise.all(Array.from({ length: connections }, client));
   agent.destroy();
-  const wall = (performance.now() - started) / 1000;
-  return {
-    seconds: round1(wall),
-    answeredRps: round1(answered.length / wall),
-    answered: percentiles(answered),
-    refused: percentiles(refused),
-    other,
-    connectionErrors,
-    otherSample,
-  };
+  return { wall: (performance.now() - started) / 1000, answered, refused, other, connectionErrors, otherSample };
 }

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config';
@@ -43,10 +44,14 @@ export class CredentialChecker {
   private readonly failLimit: number;
   /** Addresses with a failed credential in the last window (see refuseBlocked). */
   private readonly failedLately = new LRUCache<string, true>({ max: FAILING_ADDRESSES, ttl: WINDOW_SECONDS * 1000 });
+  /** The key hashes being read from the database now, by DevID: concurrent calls share one read. */
+  private readonly reading = new Map<number, Promise<StoredHash>>();
+  private readonly cacheMs: number;
 
   constructor(private readonly knex: Knex, settings: CredentialSettings, store = LimitStore.local()) {
-    this.cache = settings.SVAPI_KEY_CACHE_MS > 0
-      ? new LRUCache<number, CachedKey>({ max: KEY_CACHE_ENTRIES, ttl: Math.min(settings.SVAPI_KEY_CACHE_MS, 5000), updateAgeOnGet: false })
+    this.cacheMs = Math.min(settings.SVAPI_KEY_CACHE_MS, 5000);
+    this.cache = this.cacheMs > 0
+      ? new LRUCache<number, CachedKey>({ max: KEY_CACHE_ENTRIES, ttl: this.cacheMs, updateAgeOnGet: false })
       : undefined;
     this.requests = store.counter('requests', settings.SVAPI_RATE_LIMIT);
     // Failures are few and each must count everywhere at once (an address is blocked on every process).
@@ -60,9 +65,12 @@ export class CredentialChecker {
     const blocked = this.refuseBlocked(clientAddress);
     if (blocked) await blocked;
     const cached = this.cache?.get(devId);
+    // Read again before the entry expires, so a busy DevID never finds it gone.
+    if (cached && this.cache!.getRemainingTTL(devId) < this.cacheMs / 2) this.refresh(devId);
     const presented = Buffer.from(devKey);
     if (!cached || !sameBytes(presented, cached.lastMatched)) {
-      const stored = cached?.hash ?? (await activeKeyHash(this.knex, devId));
+      const read = cached ? undefined : await this.storedHash(devId);
+      const stored = cached ? cached.hash : read!.hash;
       if (!keyMatches(devKey, stored)) {
         await this.fail(clientAddress);
         throw errors.auth();
@@ -71,13 +79,46 @@ export class CredentialChecker {
       if (!blocked && this.sharedCounts) await this.blocked(clientAddress);
       // The entry keeps its age: a revocation still holds within SVAPI_KEY_CACHE_MS.
       if (cached) cached.lastMatched = presented;
-      else this.cache?.set(devId, { hash: stored!, lastMatched: presented });
+      else this.keep(devId, { hash: stored!, lastMatched: presented }, read!.at);
     }
     try {
       await this.requests.consume(String(devId));
     } catch (e) {
       throw limited(e);
     }
+  }
+
+  /**
+   * The DevID's stored key hash, read once for every call that asks while it is being read (after
+   * a key expires from the cache, every call of a busy DevID would otherwise wait for a database
+   * connection of its own, behind the operations holding them).
+   */
+  private storedHash(devId: number): Promise<StoredHash> {
+    let read = this.reading.get(devId);
+    if (!read) {
+      const at = performance.now();
+      read = activeKeyHash(this.knex, devId).then((hash) => ({ hash, at })).finally(() => this.reading.delete(devId));
+      this.reading.set(devId, read);
+    }
+    return read;
+  }
+
+  /** Cached until SVAPI_KEY_CACHE_MS after the read started: a revocation holds within that time. */
+  private keep(devId: number, entry: CachedKey, readAt: number): void {
+    const ttl = Math.floor(this.cacheMs - (performance.now() - readAt));
+    if (ttl > 0) this.cache?.set(devId, entry, { ttl });
+  }
+
+  /** Reads a cached DevID's hash again in the background; the entry stays while it is unchanged. */
+  private refresh(devId: number): void {
+    if (this.reading.has(devId)) return;
+    this.storedHash(devId).then(({ hash, at }) => {
+      const cached = this.cache?.get(devId);
+      if (cached && hash && sameBytes(hash, cached.hash)) this.keep(devId, cached, at);
+      else this.cache?.delete(devId);
+    }, () => {
+      // The next call that finds the entry gone reads it again and sees the error.
+    });
   }
 
   /**
@@ -108,6 +149,12 @@ export class CredentialChecker {
     const state = await this.failures.peek(clientAddress);
     if (state.used > this.failLimit && state.msLeft > 0) throw limited(new LimitExceeded(state.msLeft));
   }
+}
+
+interface StoredHash {
+  hash: Buffer | undefined;
+  /** When the read started (performance.now()). */
+  at: number;
 }
 
 interface CachedKey {

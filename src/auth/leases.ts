@@ -41,7 +41,8 @@ interface Lease {
 /**
  * A limit whose count is shared (the cluster primary, Redis) without a round trip per request:
  * a process takes points in small batches (leases) and uses them locally. A lease is a tenth of
- * what the shared window still has, at most MAX_LEASE points and at least one, so near the limit
+ * what the shared window still has, at most MAX_LEASE points, or one for each request already
+ * waiting for that key when more wait (they use them as it comes), and at least one, so near the limit
  * every request is counted in the shared count itself, and the shared count never gives more
  * points than the limit in a window. When half a lease is used, the next is taken in the
  * background: a steady stream of requests does not wait for the shared count. `exact` counts
@@ -51,6 +52,8 @@ interface Lease {
 export class LeasedCounter implements Counter {
   private readonly leases = new Map<string, Lease>();
   private readonly taking = new Map<string, Promise<void>>();
+  /** Requests waiting in `consume`, by key: a take brings a point for each of them. */
+  private readonly waiting = new Map<string, number>();
   private sweepAt = 0;
 
   constructor(private readonly counts: SharedCounts, private readonly limit: number, private readonly windowMs: number, private readonly exact = false) {}
@@ -78,7 +81,16 @@ export class LeasedCounter implements Counter {
   async consume(key: string): Promise<void> {
     // Each round either uses a point, or learns that none is left (consumeNow throws): points a
     // take brings may go to other requests waiting for the same key, then this one asks again.
-    while (!this.consumeNow(key)) await this.take(key);
+    if (this.consumeNow(key)) return;
+    this.waiting.set(key, (this.waiting.get(key) ?? 0) + 1);
+    try {
+      do await this.take(key);
+      while (!this.consumeNow(key));
+    } finally {
+      const n = this.waiting.get(key)! - 1;
+      if (n > 0) this.waiting.set(key, n);
+      else this.waiting.delete(key);
+    }
   }
 
   peek(key: string): Promise<Pick<Taken, 'used' | 'msLeft'>> {
@@ -92,7 +104,9 @@ export class LeasedCounter implements Counter {
     const now = Date.now();
     const lease = this.leases.get(key);
     const remaining = lease && lease.endsAt > now ? lease.remaining : this.limit;
-    const want = this.exact ? 1 : Math.max(1, Math.min(MAX_LEASE, Math.floor(remaining / LEASE_SHARE)));
+    // A burst of requests waiting for one key (hundreds at once under load) is served by one take,
+    // not one take of MAX_LEASE each in turn; they use the points as soon as it comes.
+    const want = this.exact ? 1 : Math.max(1, Math.min(Math.max(MAX_LEASE, this.waiting.get(key) ?? 0), Math.floor(remaining / LEASE_SHARE)));
     taking = this.counts.take(key, want, this.limit).then((t) => this.keep(key, t, want)).finally(() => this.taking.delete(key));
     this.taking.set(key, taking);
     return taking;

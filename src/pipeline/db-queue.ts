@@ -18,6 +18,8 @@ export interface DbQueueSettings {
 
 interface Waiter {
   since: number;
+  /** When the call arrived (its request's start): no call is kept beyond maxWait from then. */
+  arrived: number;
   grant: (release: () => void) => void;
   refuse: (e: Error) => void;
   timer: NodeJS.Timeout;
@@ -35,7 +37,10 @@ interface Waiter {
  *   the target is refused instead (it is late: served now it would keep the queue standing);
  * - whatever the state, no call waits more than 5 x target (its deadline): it is refused then,
  *   or at once when the waiters ahead of it, at the recent time a call holds a slot, would make
- *   it wait longer than that (twice the target while overloaded).
+ *   it wait longer than that (twice the target while overloaded);
+ * - while overloaded, a call's wait counts from its arrival (its request's start), so the time it
+ *   spent before the queue (reading and checking the request, slower under overload) counts too.
+ * A free slot is given at once, however late the call.
  * A burst that drains within an interval is served whole, however long the queue grew.
  */
 export class DbQueue {
@@ -72,25 +77,29 @@ export class DbQueue {
 
   /**
    * A slot: the function given releases it (once). At once when one is free (no promise, no
-   * waiting); else a promise that rejects with DatabaseWaitTooLong when waiting would make the call late.
+   * waiting); else a promise that rejects with DatabaseWaitTooLong when waiting would make the
+   * call late. `arrived`: when the call's request started (this clock; default now).
    */
-  enter(): (() => void) | Promise<() => void> {
+  enter(arrived?: number): (() => void) | Promise<() => void> {
     const now = this.now();
     this.roll(now);
     if (this.inUse < this.settings.slots && this.waiting === 0) {
       this.granted(0);
       return this.releaser();
     }
+    // While the queue stands, a call's time counts from its arrival: under overload the time
+    // before the queue (reading the request, its credentials) grows too, and is not waited again.
+    const before = arrived === undefined || !this.overloadedNow ? 0 : Math.max(0, now - arrived);
     // Waiting would make it late: refused now rather than after the wait.
-    const expected = ((this.waiting + 1) / this.settings.slots) * this.holdMs;
+    const expected = before + ((this.waiting + 1) / this.settings.slots) * this.holdMs;
     if (expected > (this.overloadedNow ? this.sloughMs : this.maxWaitMs)) {
       this.refused++;
       this.onRefuse();
       return Promise.reject(new DatabaseWaitTooLong('no database connection in time'));
     }
     return new Promise((grant, refuse) => {
-      const waiter: Waiter = { since: now, grant, refuse, timer: undefined as unknown as NodeJS.Timeout };
-      waiter.timer = setTimeout(() => this.expire(waiter), this.maxWaitMs);
+      const waiter: Waiter = { since: now, arrived: now - before, grant, refuse, timer: undefined as unknown as NodeJS.Timeout };
+      waiter.timer = setTimeout(() => this.expire(waiter), this.maxWaitMs - before);
       this.queue.push(waiter);
     });
   }
@@ -120,7 +129,7 @@ export class DbQueue {
       const now = this.now();
       const waited = now - w.since;
       this.roll(now);
-      if (this.overloadedNow && waited > this.sloughMs) {
+      if (this.overloadedNow && now - w.arrived > this.sloughMs) {
         this.refuse(w);
         continue;
       }

@@ -40,7 +40,7 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
       locals.operation = call.op.name;
       locals.devId = await authenticate(ctx.credentials, call, clientAddress(req, trustProxy));
       const params = decode(call);
-      const answer = await cached(ctx.results, call.name, call.op, params, async () => binding.render(call, await run(ctx, call, params)));
+      const answer = await cached(ctx.results, call.name, call.op, params, async () => binding.render(call, await run(ctx, call, params, locals.startedAt)));
       // Only a GET is conditional (HTTP GET): a POST's answer has no ETag and is never 304.
       sendAnswer(req, res, binding.contentType(call), answer, req.method === 'GET');
     } catch (e) {
@@ -58,9 +58,9 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
   };
 }
 
-/** The operation, once one of the database connections is this call's (DbQueue). */
-async function run(ctx: ServiceContext, call: Call, params: OperationParams[OperationName]) {
-  const entered = ctx.dbQueue.enter();
+/** The operation, once one of the database connections is this call's (DbQueue; its wait counts from the request's start). */
+async function run(ctx: ServiceContext, call: Call, params: OperationParams[OperationName], arrived: number | undefined) {
+  const entered = ctx.dbQueue.enter(arrived);
   const release = entered instanceof Promise ? await entered : entered;
   try {
     return await call.op.run(ctx, params);
