@@ -3,6 +3,7 @@ import type { RawParams } from '../../operations/params';
 import { parseContentType } from '../../http/content-type';
 import { decodeBody, readBody } from '../../http/body';
 import { queryOf, type Req, type Res } from '../../http/exchange';
+import { bodyOf } from '../../http/answer';
 import { RecordSerializer } from '../../xml/records';
 import { sendErrorDocument } from '../../pipeline/error-document';
 import { XML_TYPE } from '../../xml/vocabulary';
@@ -30,7 +31,7 @@ export function xmlPairsBinding(
       const pairs = pairsOf(req, res);
       return pairs instanceof Promise ? pairs.then((p) => ({ op, name, ...paramsOf(p) })) : { op, name, ...paramsOf(pairs) };
     },
-    render: ({ op }, result) => serializer.httpDocument(op.name, result, ns),
+    render: ({ op }, result) => bodyOf(serializer.httpDocumentParts(op.name, result, ns, [])),
     contentType: () => XML_TYPE,
     writeError: (res: Res, e: ServiceError) => sendErrorDocument(res, e, ns),
   };
