@@ -43,10 +43,14 @@ export class CredentialChecker {
   private readonly failLimit: number;
   /** Addresses with a failed credential in the last window (see refuseBlocked). */
   private readonly failedLately = new LRUCache<string, true>({ max: FAILING_ADDRESSES, ttl: WINDOW_SECONDS * 1000 });
+  private readonly keyTtl: number;
+  /** The stored hash being read for a DevID: concurrent checks of one DevID share one read. */
+  private readonly reading = new Map<number, Promise<{ hash: Buffer | undefined; at: number }>>();
 
   constructor(private readonly knex: Knex, settings: CredentialSettings, store = LimitStore.local()) {
-    this.cache = settings.SVAPI_KEY_CACHE_MS > 0
-      ? new LRUCache<number, CachedKey>({ max: KEY_CACHE_ENTRIES, ttl: Math.min(settings.SVAPI_KEY_CACHE_MS, 5000), updateAgeOnGet: false })
+    this.keyTtl = Math.min(settings.SVAPI_KEY_CACHE_MS, 5000);
+    this.cache = this.keyTtl > 0
+      ? new LRUCache<number, CachedKey>({ max: KEY_CACHE_ENTRIES, ttl: this.keyTtl, updateAgeOnGet: false })
       : undefined;
     this.requests = store.counter('requests', settings.SVAPI_RATE_LIMIT);
     // Failures are few and each must count everywhere at once (an address is blocked on every process).
@@ -66,6 +70,7 @@ export class CredentialChecker {
     if (this.mayBeBlocked(clientAddress)) return false;
     const cached = this.cache?.get(devId);
     if (!cached || !sameBytes(Buffer.from(devKey), cached.lastMatched)) return false;
+    if (this.cache!.getRemainingTTL(devId) < this.keyTtl / 4) this.refresh(devId, cached);
     try {
       return this.requests.consumeNow(String(devId)) === true;
     } catch (e) {
@@ -80,7 +85,7 @@ export class CredentialChecker {
     const cached = this.cache?.get(devId);
     const presented = Buffer.from(devKey);
     if (!cached || !sameBytes(presented, cached.lastMatched)) {
-      const stored = cached?.hash ?? (await activeKeyHash(this.knex, devId));
+      const stored = cached?.hash ?? (await this.readHash(devId)).hash;
       if (!keyMatches(devKey, stored)) {
         await this.fail(clientAddress);
         throw errors.auth();
@@ -96,6 +101,43 @@ export class CredentialChecker {
     } catch (e) {
       throw limited(e);
     }
+  }
+
+  /**
+   * The DevID's stored hash, read once for every check that asks while it is being read (a busy
+   * key's entry expiring made each request in flight read it: 32 reads per worker every
+   * SVAPI_KEY_CACHE_MS at 64 connections). `at`: when the read began.
+   */
+  private readHash(devId: number): Promise<{ hash: Buffer | undefined; at: number }> {
+    let read = this.reading.get(devId);
+    if (!read) {
+      const at = Date.now();
+      read = activeKeyHash(this.knex, devId).then((hash) => ({ hash, at })).finally(() => this.reading.delete(devId));
+      this.reading.set(devId, read);
+    }
+    return read;
+  }
+
+  /**
+   * A key in use whose entry is in the last quarter of its life is read again in the background,
+   * so requests do not wait for the database when it expires. The new entry lives until
+   * SVAPI_KEY_CACHE_MS after the read began: a revocation still holds within SVAPI_KEY_CACHE_MS.
+   * A key revoked or changed is dropped (the next request is checked against the database).
+   */
+  private refresh(devId: number, cached: CachedKey): void {
+    if (this.reading.has(devId)) return;
+    this.readHash(devId).then(({ hash, at }) => {
+      const cache = this.cache!;
+      if (cache.get(devId) !== cached) return;
+      if (!hash || !hash.equals(cached.hash)) {
+        cache.delete(devId);
+        return;
+      }
+      const ttl = this.keyTtl - (Date.now() - at);
+      if (ttl > 0) cache.set(devId, { hash, lastMatched: cached.lastMatched }, { ttl });
+    }, () => {
+      // Unreadable now: the entry expires as it would have, and the next check reads again.
+    });
   }
 
   /**
