@@ -99,9 +99,10 @@ export class LeasedCounter implements Counter {
   /**
    * One take at a time per key; requests that need it wait for the same one. `waited`: a request
    * found no point at hand in a lease of this window, so the requests outran the leases: the
-   * next take asks for twice as much (up to MAX_GROWN_LEASE). At 64 connections on cached answers, leases of 10
-   * points meant several round trips to the cluster primary for every turn of the event loop: a
-   * fifth of a worker's CPU went into the messages, and requests waited for a busy primary.
+   * next take asks for twice as much (up to MAX_GROWN_LEASE). At 64 connections on cached
+   * answers, leases of 10 points meant several round trips to the cluster primary for every turn
+   * of the event loop: a fifth of a worker's CPU went into the messages, and requests waited for
+   * a busy primary.
    */
   private take(key: string, waited = false): Promise<void> {
     const now = Date.now();
