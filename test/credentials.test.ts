@@ -146,6 +146,43 @@ describe('the credential cache', () => {
     await expect(checker.check(key.devId, key.devKey, '10.0.0.1')).rejects.toMatchObject({ code: 'AuthenticationFailed' });
   });
 
+  test('concurrent checks of a DevID not in the cache read it from the database once', async () => {
+    const checker = new CredentialChecker(knex, settings);
+    await Promise.all(Array.from({ length: 20 }, () => checker.check(svc.key.devId, svc.key.devKey, '10.0.0.1')));
+    expect(queries).toBe(1);
+  });
+
+  test('a key in use is read again before its entry expires (no request waits for it), and a revocation still holds', async () => {
+    const ttl = { ...settings, SVAPI_KEY_CACHE_MS: 1000 };
+    const key = await createKey(svc.db.knex, 'in use');
+    const checker = new CredentialChecker(knex, ttl);
+    // A check that reads the database on its way is not settled by the next turn of the event loop.
+    let waited = 0;
+    const serve = async () => {
+      let settled = false;
+      const checking = checker.check(key.devId, key.devKey, '10.0.0.1').finally(() => {
+        settled = true;
+      });
+      await new Promise((r) => setImmediate(r));
+      if (!settled) waited++;
+      await checking;
+    };
+    await serve();
+    queries = 0;
+    waited = 0;
+    const end = Date.now() + 2_500;
+    while (Date.now() < end) {
+      await serve();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // Two entries' lives: each read again before it expires, none left to expire under the requests.
+    expect(waited).toBe(0);
+    expect(queries).toBeGreaterThanOrEqual(2);
+    await revokeKey(svc.db.knex, key.devId);
+    const refused = () => serve().then(() => false, () => true);
+    await until('the checker refuses the revoked key', refused, ttl.SVAPI_KEY_CACHE_MS + 1000);
+  });
+
   test('SVAPI_KEY_CACHE_MS=0 turns the cache off', async () => {
     const checker = new CredentialChecker(knex, { ...settings, SVAPI_KEY_CACHE_MS: 0 });
     for (let i = 0; i < 3; i++) await checker.check(svc.key.devId, svc.key.devKey, '10.0.0.1');

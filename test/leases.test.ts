@@ -2,7 +2,7 @@
 // them locally. Several counters over one shared count (as the workers of a host over their
 // primary, or instances over Redis), driven without any process or network.
 
-import { LeasedCounter, LimitExceeded, MAX_LEASE } from '../src/auth/leases';
+import { LeasedCounter, LimitExceeded, MAX_GROWN_LEASE, MAX_LEASE } from '../src/auth/leases';
 import { WindowCounts, type SharedCounts } from '../src/auth/window-counts';
 
 /** One shared count, answered asynchronously (as over IPC or Redis), with the takes it was asked. */
@@ -96,4 +96,22 @@ test('a burst of requests waiting for one key is served by one take, not one per
   // The first request asks alone (MAX_LEASE); the 499 that arrive meanwhile are counted in the next take.
   expect(asked.length).toBeLessThanOrEqual(3);
   expect(asked[1]).toBeGreaterThanOrEqual(490);
+});
+
+test('requests that outrun the leases make them grow (up to MAX_GROWN_LEASE): a burst does not wait a take per ten requests', async () => {
+  const { shared, asked } = sharedCount();
+  const counter = new LeasedCounter(shared, 1_000_000, 60_000);
+  // 200 requests at once per turn of the event loop, as 64 connections on cached answers bring them.
+  for (let turn = 0; turn < 20; turn++) {
+    const outcomes = await Promise.all(Array.from({ length: 200 }, () => outcome(counter, 'k')));
+    expect(outcomes.every((o) => o === 'OK')).toBe(true);
+  }
+  expect(Math.max(...asked)).toBe(MAX_GROWN_LEASE);
+  // 4,000 requests: with leases of 10 that was at least 400 takes.
+  expect(asked.length).toBeLessThan(40);
+  // Near a limit the leases still shrink to a tenth of what is left: the limit holds.
+  const { shared: near } = sharedCount();
+  const limited = new LeasedCounter(near, 300, 60_000);
+  const all = await Promise.all(Array.from({ length: 400 }, () => outcome(limited, 'k')));
+  expect(all.filter((o) => o === 'OK').length).toBe(300);
 });

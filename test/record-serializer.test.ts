@@ -4,6 +4,7 @@
 
 import type { HuntingGlobal, Item, Monster, Weapon } from '../src/generated/records';
 import { RecordSerializer } from '../src/xml/records';
+import { bodyOf } from '../src/http/answer';
 
 const serializer = new RecordSerializer();
 const XSI = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"';
@@ -80,4 +81,24 @@ test('a member the schema requires and lets be nil (minOccurs="1" nillable="true
   expect(serializer.soapResult('FindItems', [item], 'urn:x')).toContain('<ItemID>1</ItemID><Description xsi:nil="true" /><TTValue>1</TTValue>');
   // A plain optional string (ItemPictureURL, minOccurs="0") is still left out when absent.
   expect(serializer.soapResult('GetMonster', { MonsterID: 5, Description: {} }, 'urn:x')).toContain('<Description />');
+});
+
+test('a long list is written as UTF-8 bytes record by record, the same bytes as the whole document encoded; a short one as text', () => {
+  // Names beyond Latin-1 and astral characters in some records only, escapes and nil in others.
+  const names = ['Camp Ñandú', '小明 "Flint" Tallis', 'A & B <c>', 'plain', '𝄞 clef', ''];
+  const globals = Array.from({ length: 400 }, (_, i) => ({
+    Monster: { MonsterName: names[i % names.length], MonsterID: i, Description: i % 3 ? null : { Description: `d${i}` } },
+    TimeStamp: '2026-01-02T03:04:05Z', GlobalType: { GlobalTypeName: 'Kill', GlobalTypeID: 1 }, GlobalValue: `${i}.5`,
+    Player: { PlayerName: names[(i + 1) % names.length], PlayerID: i, IsTeam: i % 2 === 0 },
+    Landarea: { AreaName: 'Area', AreaID: 3, Planet: null },
+  })) as unknown as HuntingGlobal[];
+  const text = serializer.httpDocument('GetMonsterGlobals', globals, 'urn:x');
+  const body = bodyOf(serializer.httpDocumentParts('GetMonsterGlobals', globals, 'urn:x', []));
+  expect(Buffer.isBuffer(body)).toBe(true);
+  expect((body as Buffer).equals(Buffer.from(text))).toBe(true);
+  const soap = bodyOf(serializer.soapResultParts('GetMonsterGlobals', globals, 'urn:x', ['<head>']));
+  expect((soap as Buffer).toString()).toBe(`<head>${serializer.soapResult('GetMonsterGlobals', globals, 'urn:x')}`);
+  expect(bodyOf(serializer.httpDocumentParts('GetMonsterGlobals', globals.slice(0, 2), 'urn:x', []))).toBe(
+    serializer.httpDocument('GetMonsterGlobals', globals.slice(0, 2), 'urn:x'),
+  );
 });

@@ -1,7 +1,13 @@
 import { WindowCounts, type SharedCounts, type Taken } from './window-counts';
 
-/** The most points a process takes from the shared count at once. */
+/** The most points a process takes from the shared count at once, until requests outrun its leases. */
 export const MAX_LEASE = 10;
+/**
+ * The most a lease grows to for a key whose requests outran its leases (each time they had to wait
+ * for the shared count, the next lease may be twice as large), still never more than a tenth of
+ * what the window has left.
+ */
+export const MAX_GROWN_LEASE = 1000;
 /** A lease is at most this share of what the window still has, so leases shrink to one point near the limit. */
 const LEASE_SHARE = 10;
 
@@ -34,6 +40,10 @@ interface Lease {
   remaining: number;
   /** Points asked for in the last take. */
   asked: number;
+  /** The most the next take asks for: MAX_LEASE, doubled each time requests had to wait for a take. */
+  size: number;
+  /** A request found no point at hand since the last take began. */
+  outran: boolean;
   /** The shared count gave nothing: the window is used up. */
   spent: boolean;
 }
@@ -41,8 +51,9 @@ interface Lease {
 /**
  * A limit whose count is shared (the cluster primary, Redis) without a round trip per request:
  * a process takes points in small batches (leases) and uses them locally. A lease is a tenth of
- * what the shared window still has, at most MAX_LEASE points, or one for each request already
- * waiting for that key when more wait (they use them as it comes), and at least one, so near the limit
+ * what the shared window still has, at most MAX_LEASE points (more for a key whose requests
+ * outrun its leases: see take; or one for each request already waiting for that key when more
+ * wait, and they use them as it comes) and at least one, so near the limit
  * every request is counted in the shared count itself, and the shared count never gives more
  * points than the limit in a window. When half a lease is used, the next is taken in the
  * background: a steady stream of requests does not wait for the shared count. `exact` counts
@@ -84,7 +95,7 @@ export class LeasedCounter implements Counter {
     if (this.consumeNow(key)) return;
     this.waiting.set(key, (this.waiting.get(key) ?? 0) + 1);
     try {
-      do await this.take(key);
+      do await this.take(key, true);
       while (!this.consumeNow(key));
     } finally {
       const n = this.waiting.get(key)! - 1;
@@ -97,29 +108,43 @@ export class LeasedCounter implements Counter {
     return this.counts.peek(key);
   }
 
-  /** One take at a time per key; requests that need it wait for the same one. */
-  private take(key: string): Promise<void> {
-    let taking = this.taking.get(key);
-    if (taking) return taking;
+  /**
+   * One take at a time per key; requests that need it wait for the same one. `waited`: a request
+   * found no point at hand in a lease of this window, so the requests outran the leases: the
+   * next take asks for twice as much (up to MAX_GROWN_LEASE). At 64 connections on cached
+   * answers, leases of 10 points meant several round trips to the cluster primary for every turn
+   * of the event loop: a fifth of a worker's CPU went into the messages, and requests waited for
+   * a busy primary.
+   */
+  private take(key: string, waited = false): Promise<void> {
     const now = Date.now();
     const lease = this.leases.get(key);
-    const remaining = lease && lease.endsAt > now ? lease.remaining : this.limit;
-    // A burst of requests waiting for one key (hundreds at once under load) is served by one take,
-    // not one take of MAX_LEASE each in turn; they use the points as soon as it comes.
-    const want = this.exact ? 1 : Math.max(1, Math.min(Math.max(MAX_LEASE, this.waiting.get(key) ?? 0), Math.floor(remaining / LEASE_SHARE)));
-    taking = this.counts.take(key, want, this.limit).then((t) => this.keep(key, t, want)).finally(() => this.taking.delete(key));
+    const current = lease && lease.endsAt > now ? lease : undefined;
+    if (waited && current) current.outran = true;
+    let taking = this.taking.get(key);
+    if (taking) return taking;
+    const remaining = current ? current.remaining : this.limit;
+    let size = current?.size ?? MAX_LEASE;
+    if (current?.outran) {
+      size = Math.min(MAX_GROWN_LEASE, size * 2);
+      current.outran = false;
+    }
+    // A burst of requests waiting for one key (hundreds at once under load) is served by one take.
+    const want = this.exact ? 1 : Math.max(1, Math.min(Math.max(size, this.waiting.get(key) ?? 0), Math.floor(remaining / LEASE_SHARE)));
+    taking = this.counts.take(key, want, this.limit).then((t) => this.keep(key, t, want, size)).finally(() => this.taking.delete(key));
     this.taking.set(key, taking);
     return taking;
   }
 
-  private keep(key: string, t: Taken, asked: number): void {
+  private keep(key: string, t: Taken, asked: number, size: number): void {
     const now = Date.now();
     let lease = this.leases.get(key);
     if (!lease || lease.endsAt <= now) {
       this.sweep(now);
-      lease = { points: 0, endsAt: 0, remaining: 0, asked, spent: false };
+      lease = { points: 0, endsAt: 0, remaining: 0, asked, size: MAX_LEASE, outran: false, spent: false };
       this.leases.set(key, lease);
     }
+    lease.size = size;
     lease.points += t.granted;
     lease.endsAt = now + t.msLeft;
     lease.remaining = Math.max(0, this.limit - t.used);

@@ -5,6 +5,7 @@ import type { ServiceError } from '../errors';
 import type { Endpoint } from '../wsdl/endpoints';
 import type { Operation, OperationResult } from '../operations/catalog';
 import type { RawParams } from '../operations/params';
+import type { Body } from '../http/answer';
 import type { Req, Res } from '../http/exchange';
 import type { Route } from '../http/router';
 import type { ServiceContext } from './service-context';
@@ -39,7 +40,7 @@ export interface EndpointBinding {
    */
   read(req: Req, res: Res, operation: string | undefined): Promise<Call>;
   /** The operation's result as the answer's body (cached under the call's name and parameters). */
-  render(call: Call, result: OperationResult): string;
+  render(call: Call, result: OperationResult): Body;
   contentType(call: Call): string;
   /** Writes an error answer; `name` is what nameOf or read found, in res.locals.binding (undefined: not known yet). */
   writeError(res: Res, e: ServiceError, name: string | undefined): void;

@@ -4,7 +4,7 @@
 import { errors } from '../errors';
 import type { CredentialChecker } from '../auth/credentials';
 import type { ResultCache } from '../cache/result-cache';
-import { Answer } from '../http/answer';
+import { Answer, type Body } from '../http/answer';
 import type { OperationName, OperationParams } from '../generated/records';
 import type { Operation } from '../operations/catalog';
 import type { Params } from '../operations/params';
@@ -39,7 +39,7 @@ export function decode(call: Call): OperationParams[OperationName] {
  * The answer from the result cache while the data is unchanged, else made by `make` (run and
  * render) and cached under the binding's name, the operation and its parameters.
  */
-export function cached(results: ResultCache, name: string, op: Operation, params: Params, make: () => Promise<string>): Answer | Promise<Answer> {
+export function cached(results: ResultCache, name: string, op: Operation, params: Params, make: () => Promise<Body>): Answer | Promise<Answer> {
   const key = cacheKey(name, op, params);
   return results.lookup(key) ?? results.get(key, async () => {
     const version = results.dataVersion;

@@ -21,34 +21,52 @@ export class RecordSerializer {
 
   /** SOAP: `<OpResult>` holding the records (list) or the record's fields (single record). */
   soapResult<N extends OperationName>(operation: N, data: OperationResults[N], ns: string): string {
-    return `<${operation}Result xmlns="${escapeAttr(ns)}" xmlns:xsi="${XSI_NS}">${this.result(operation, data)}</${operation}Result>`;
+    return this.soapResultParts(operation, data, ns, []).join('');
   }
 
   /** HTTP GET/POST: a bare document, `ArrayOf<Record>` or the record itself as root. */
   httpDocument<N extends OperationName>(operation: N, data: OperationResults[N], ns: string): string {
-    const { record, list } = this.results.get(operation)!;
-    const root = list ? `ArrayOf${record}` : record;
-    return `${XML_DECL}<${root} xmlns:xsi="${XSI_NS}" xmlns="${escapeAttr(ns)}">${this.result(operation, data)}</${root}>`;
+    return this.httpDocumentParts(operation, data, ns, []).join('');
   }
 
-  private result(operation: OperationName, data: unknown): string {
+  /**
+   * soapResult as consecutive parts appended to `out` (a record each for a list): a long answer
+   * is then written as UTF-8 bytes part by part (http/answer.ts, bodyOf) instead of as one string.
+   */
+  soapResultParts<N extends OperationName>(operation: N, data: OperationResults[N], ns: string, out: string[]): string[] {
+    out.push(`<${operation}Result xmlns="${escapeAttr(ns)}" xmlns:xsi="${XSI_NS}">`);
+    this.result(operation, data, out);
+    out.push(`</${operation}Result>`);
+    return out;
+  }
+
+  /** httpDocument as consecutive parts appended to `out`, as soapResultParts. */
+  httpDocumentParts<N extends OperationName>(operation: N, data: OperationResults[N], ns: string, out: string[]): string[] {
     const { record, list } = this.results.get(operation)!;
-    return list ? writeItems(record, data as readonly unknown[]) : WRITERS[record](data);
+    const root = list ? `ArrayOf${record}` : record;
+    out.push(`${XML_DECL}<${root} xmlns:xsi="${XSI_NS}" xmlns="${escapeAttr(ns)}">`);
+    this.result(operation, data, out);
+    out.push(`</${root}>`);
+    return out;
+  }
+
+  private result(operation: OperationName, data: unknown, out: string[]): void {
+    const { record, list } = this.results.get(operation)!;
+    if (list) writeItems(record, data as readonly unknown[], out);
+    else out.push(WRITERS[record](data));
   }
 }
 
-/** The records of a list, each as `<Record>` (xsi:nil for a null one). */
-function writeItems(record: RecordName, values: readonly unknown[]): string {
+/** The records of a list, each as `<Record>` (xsi:nil for a null one), one part each. */
+function writeItems(record: RecordName, values: readonly unknown[], out: string[]): void {
   const write = WRITERS[record];
   const open = `<${record}>`;
   const close = `</${record}>`;
   const nil = `<${record} xsi:nil="true" />`;
-  let out = '';
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    out += v === null ? nil : open + write(v) + close;
+    out.push(v === null ? nil : open + write(v) + close);
   }
-  return out;
 }
 
 /**

@@ -2,6 +2,7 @@ import { errors, type ServiceError } from '../../errors';
 import type { RawParams } from '../../operations/params';
 import { decodeBody, readBody } from '../../http/body';
 import { queryOf, type Req, type Res } from '../../http/exchange';
+import { bodyOf } from '../../http/answer';
 import { RecordSerializer } from '../../xml/records';
 import { sendErrorDocument } from '../../http/error-document';
 import { XML_TYPE } from '../../xml/vocabulary';
@@ -28,7 +29,7 @@ export function xmlPairsBinding(
       const op = pathOperation(endpoint, operation, res);
       return { op, name, ...paramsOf(await pairsOf(req, res)) };
     },
-    render: ({ op }, result) => serializer.httpDocument(op.name, result, ns),
+    render: ({ op }, result) => bodyOf(serializer.httpDocumentParts(op.name, result, ns, [])),
     contentType: () => XML_TYPE,
     writeError: (res: Res, e: ServiceError) => sendErrorDocument(res, e, ns),
   };

@@ -5,6 +5,7 @@ import { SoapEnvelopeReader, type SoapVersion } from '../../xml/envelope';
 import { soapFault } from '../../xml/faults';
 import { RecordSerializer } from '../../xml/records';
 import { decodeBody, readBody } from '../../http/body';
+import { bodyOf } from '../../http/answer';
 import { sendBody, type Req, type Res } from '../../http/exchange';
 import { sendErrorDocument } from '../../http/error-document';
 import type { BindingModule, Call, EndpointBinding } from '../../pipeline/binding';
@@ -77,7 +78,9 @@ async function createSoapBinding(endpoint: Endpoint, ctx: ServiceContext): Promi
     },
     render(call, result) {
       const { op, template } = call as SoapCall;
-      return template.head + serializer.soapResult(op.name, result, ns) + template.tail;
+      const parts = serializer.soapResultParts(op.name, result, ns, [template.head]);
+      parts.push(template.tail);
+      return bodyOf(parts);
     },
     contentType: (call) => SOAP_CONTENT_TYPES[(call as SoapCall).version],
     writeError: (res, e, name) => sendSoapError(res, e, name === undefined ? undefined : VERSION_OF[name], ns),
