@@ -10,7 +10,7 @@ function serviceErrorElement(e: ServiceError, ns: string): string {
 }
 
 export function serviceErrorDocument(e: ServiceError, ns: string): string {
-  return XML_DECL + serviceErrorElement(e, ns);
+  return `${XML_DECL}${serviceErrorElement(e, ns)}\n`;
 }
 
 /** A complete fault envelope of the given SOAP version (CONTRACT §7). */
@@ -20,10 +20,10 @@ export function soapFault(e: ServiceError, version: SoapVersion, ns: string): st
   if (version === '1.1') {
     return `${XML_DECL}<soap:Envelope xmlns:soap="${SOAP11_NS}"><soap:Body><soap:Fault>`
       + `<faultcode>soap:${faultCodeFor(e, 'soap11')}</faultcode><faultstring>${message}</faultstring>`
-      + `<detail>${detail}</detail></soap:Fault></soap:Body></soap:Envelope>`;
+      + `<detail>${detail}</detail></soap:Fault></soap:Body></soap:Envelope>\n`;
   }
   return `${XML_DECL}<env:Envelope xmlns:env="${SOAP12_NS}"><env:Body><env:Fault>`
     + `<env:Code><env:Value>env:${faultCodeFor(e, 'soap12')}</env:Value></env:Code>`
     + `<env:Reason><env:Text xml:lang="en">${message}</env:Text></env:Reason>`
-    + `<env:Detail>${detail}</env:Detail></env:Fault></env:Body></env:Envelope>`;
+    + `<env:Detail>${detail}</env:Detail></env:Fault></env:Body></env:Envelope>\n`;
 }

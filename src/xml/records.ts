@@ -24,7 +24,7 @@ export class RecordSerializer {
     return this.soapResultParts(operation, data, ns, []).join('');
   }
 
-  /** HTTP GET/POST: a bare document, `ArrayOf<Record>` or the record itself as root. */
+  /** HTTP GET/POST: a bare document, `ArrayOf<Record>` or the record itself as root, and a line end. */
   httpDocument<N extends OperationName>(operation: N, data: OperationResults[N], ns: string): string {
     return this.httpDocumentParts(operation, data, ns, []).join('');
   }
@@ -46,7 +46,7 @@ export class RecordSerializer {
     const root = list ? `ArrayOf${record}` : record;
     out.push(`${XML_DECL}<${root} xmlns:xsi="${XSI_NS}" xmlns="${escapeAttr(ns)}">`);
     this.result(operation, data, out);
-    out.push(`</${root}>`);
+    out.push(`</${root}>\n`);
     return out;
   }
 

@@ -42,7 +42,7 @@ export async function envelopeTemplates(endpoint: Endpoint, ns: string): Promise
       });
       const at = answer.body.indexOf(MARKER);
       if (answer.statusCode !== 200 || at < 0) throw new Error(`node-soap did not answer ${op.name} (SOAP ${version}): ${answer.statusCode}`);
-      templates[version].set(op.name, { head: withNs(singleSpaced(answer.body.slice(0, at))), tail: withNs(answer.body.slice(at + MARKER.length)) });
+      templates[version].set(op.name, { head: withNs(singleSpaced(answer.body.slice(0, at))), tail: `${withNs(answer.body.slice(at + MARKER.length))}\n` });
     }
   }
   return templates;
