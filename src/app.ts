@@ -25,6 +25,7 @@ import { sendErrorDocument } from './pipeline/error-document';
 import { logServiceError } from './pipeline/log-error';
 import type { ServiceContext } from './pipeline/service-context';
 import { createMetrics } from './metrics';
+import { readPoolMax } from './db/read-pool';
 import { ResultCache } from './cache/result-cache';
 import { DataChangeWatcher } from './cache/data-change-watcher';
 
@@ -61,7 +62,8 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   // Overload (README: Overload): the event loop's delay and the waits for a database connection decide.
   const loop = new EventLoopGuard(config.SVAPI_MAX_EVENT_LOOP_DELAY_MS);
   const report = new OverloadReport(logger, () => ({ eventLoopDelayMs: Math.round(loop.delayMs), waitingForDatabase: dbQueue.waiting }));
-  const dbQueue = new DbQueue({ slots: config.SVAPI_DB_POOL_MAX, targetMs: config.SVAPI_QUEUE_TARGET_MS }, () => report.note('database-wait'));
+  // A slot is a connection of the reads' pool: a call that has one runs its read at once.
+  const dbQueue = new DbQueue({ slots: readPoolMax(knex), targetMs: config.SVAPI_QUEUE_TARGET_MS }, () => report.note('database-wait'));
   const limit = new InFlightLimit(config.SVAPI_MAX_IN_FLIGHT, loop, report);
   const metrics = createMetrics(knex, results, { limits, overload: { limit, loop, dbQueue, report } });
   const log = accessLog(ctx.accessLogger ?? logger, (r) => metrics.observe(r));

@@ -5,7 +5,7 @@ import type { DatabaseConfig } from '../config';
 import { startEmbedded, type EmbeddedServer } from './embedded';
 import { currentTemplate } from './embedded-template';
 import { migrateLatest } from './migrate';
-import { pgClientBusy } from './pg-busy';
+import { endReadPool, offerReadPool, splitConnections } from './read-pool';
 import { seed, SAMPLE_DATA_DIR } from '../../seeds/sample';
 import { createLogger } from '../log';
 
@@ -74,6 +74,7 @@ export async function openDatabase(config: DatabaseConfig, role: Role, opts: Ope
     embedded,
     listenUrl: embedded || opts.sharedEmbedded ? undefined : url,
     close: async () => {
+      await endReadPool(knex);
       await knex.destroy();
       await embedded?.stop();
     },
@@ -112,9 +113,28 @@ const seconds = (since: number) => `${((performance.now() - since) / 1000).toFix
 
 const CLIENT_TIMEOUT_MARGIN_MS = 500;
 
+/**
+ * The knex of `role`. The service's also has the reads' pg Pool (db/read-pool.ts), opened on the
+ * first read: the process's connections are split between the two (splitConnections), on the
+ * same connection settings.
+ */
 export function createKnex(url: string, role: Role, config: DatabaseConfig, embedded: boolean): Knex {
-  return knexFactory(knexConfig(url, role, config, embedded));
+  const settings = knexConfig(url, role, config, embedded);
+  const knex = knexFactory(settings);
+  if (role === 'service') {
+    const log = createLogger(config.LOG_LEVEL).child({ component: 'pg-pool' });
+    offerReadPool(knex, {
+      ...(settings.connection as PoolSettings),
+      max: splitConnections(connectionsOf(config, embedded)).reads,
+    }, (e) => log.warn(`an idle database connection failed: ${e.message.split('\n')[0]}`));
+  }
+  return knex;
 }
+
+type PoolSettings = import('pg').PoolConfig;
+
+/** Connections a process may open for queries: PGlite's socket server takes 16 in all (db/embedded.ts). */
+const connectionsOf = (config: DatabaseConfig, embedded: boolean) => (embedded ? Math.min(config.SVAPI_DB_POOL_MAX, 8) : config.SVAPI_DB_POOL_MAX);
 
 /** The knex settings of a connection in `role` (also the knexfile's). */
 export function knexConfig(url: string, role: Role, config: DatabaseConfig, embedded: boolean): Knex.Config {
@@ -135,9 +155,8 @@ export function knexConfig(url: string, role: Role, config: DatabaseConfig, embe
       connectionTimeoutMillis: config.SVAPI_DB_TIMEOUT_MS,
       application_name: `svapi-${role}`,
     },
-    // A connection whose statement timed out on the client side still waits for that statement's
-    // answer: it is dropped rather than handed to the next request.
-    pool: { min: 0, max: embedded ? Math.min(config.SVAPI_DB_POOL_MAX, 8) : config.SVAPI_DB_POOL_MAX, validate: (c: unknown) => !pgClientBusy(c) },
+    // The service's reads have a pool of their own (createKnex): knex keeps one connection of the budget then.
+    pool: { min: 0, max: role === 'service' ? splitConnections(connectionsOf(config, embedded)).knex : connectionsOf(config, embedded) },
     // knex reports connection trouble itself (console by default): into the JSON log instead.
     log: knexLog(config, role),
     // knex's public place for settings of one's own, read as knex.userParams by queries/statements.ts: PGlite is one session behind a multiplexer, where a statement
