@@ -6,6 +6,7 @@ import { startEmbedded, type EmbeddedServer } from './embedded';
 import { currentTemplate } from './embedded-template';
 import { migrateLatest } from './migrate';
 import { endReadPool, offerReadPool, splitConnections } from './read-pool';
+import { rememberSettings } from './own-client';
 import { seed, SAMPLE_DATA_DIR } from '../../seeds/sample';
 import { createLogger } from '../log';
 
@@ -121,6 +122,7 @@ const CLIENT_TIMEOUT_MARGIN_MS = 500;
 export function createKnex(url: string, role: Role, config: DatabaseConfig, embedded: boolean): Knex {
   const settings = knexConfig(url, role, config, embedded);
   const knex = knexFactory(settings);
+  rememberSettings(knex, settings.connection as PoolSettings);
   if (role === 'service') {
     const log = createLogger(config.LOG_LEVEL).child({ component: 'pg-pool' });
     offerReadPool(knex, {
