@@ -3,7 +3,8 @@ import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config';
 import { errors } from '../errors';
-import { activeKeyHash, keyMatches } from './keys';
+import { keyMatches } from './keys';
+import { readActiveKeyHash } from '../db/queries/keys';
 import { LimitStore, WINDOW_SECONDS } from './limit-store';
 import { LimitExceeded, type Counter } from './leases';
 
@@ -80,7 +81,7 @@ export class CredentialChecker {
     const cached = this.cache?.get(devId);
     const presented = Buffer.from(devKey);
     if (!cached || !sameBytes(presented, cached.lastMatched)) {
-      const stored = cached?.hash ?? (await activeKeyHash(this.knex, devId));
+      const stored = cached?.hash ?? (await readActiveKeyHash(this.knex, devId));
       if (!keyMatches(devKey, stored)) {
         await this.fail(clientAddress);
         throw errors.auth();
