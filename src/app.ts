@@ -3,7 +3,7 @@ import express from 'express';
 import type { Config } from './config';
 import type { Database } from './db/connect';
 import type { Logger } from './log';
-import { schemaIsCurrent } from './db/migrate';
+import { readSchemaIsCurrent } from './db/queries/schema';
 import { CredentialChecker } from './auth/credentials';
 import { LimitStore } from './auth/limit-store';
 import { errors, toServiceError } from './errors';
@@ -90,7 +90,7 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
       return;
     }
     try {
-      const current = await schemaIsCurrent(knex);
+      const current = await readSchemaIsCurrent(knex);
       // Limits counted on the host while Redis is away do not make the service unready; it says so.
       const detail = limits.describe();
       res.status(current ? 200 : 503).type('text/plain').send(`${current ? 'ready' : 'schema not current'}${detail ? `\n${detail}\n` : ''}`);

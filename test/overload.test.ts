@@ -118,8 +118,7 @@ test('beyond SVAPI_MAX_IN_FLIGHT a call is refused at once on every binding; the
 }, 30_000);
 
 test('a call waiting for a database connection is answered ServiceUnavailable at its deadline (5 x SVAPI_QUEUE_TARGET_MS), not left hanging', async () => {
-  // Three connections: knex's one and two for the reads, the DbQueue's slots (db/read-pool.ts).
-  const slots = serveOver(served.db, { SVAPI_DB_POOL_MAX: '3', SVAPI_CACHE_MB: '0', SVAPI_KEY_CACHE_MS: '5000', SVAPI_DB_TIMEOUT_MS: '60000' }, { databaseUrl: proxy.urlFor(served.db.url), captureLog: true });
+  const slots = serveOver(served.db, { SVAPI_DB_POOL_MAX: '2', SVAPI_CACHE_MB: '0', SVAPI_KEY_CACHE_MS: '5000', SVAPI_DB_TIMEOUT_MS: '60000' }, { databaseUrl: proxy.urlFor(served.db.url), captureLog: true });
   const two = await slots;
   try {
     await expectServing(two.url);

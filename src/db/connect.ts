@@ -5,7 +5,7 @@ import type { DatabaseConfig } from '../config';
 import { startEmbedded, type EmbeddedServer } from './embedded';
 import { currentTemplate } from './embedded-template';
 import { migrateLatest } from './migrate';
-import { endReadPool, offerReadPool, splitConnections } from './read-pool';
+import { endReadPool, offerReadPool } from './read-pool';
 import { rememberSettings } from './own-client';
 import { seed, SAMPLE_DATA_DIR } from '../../seeds/sample';
 import { createLogger } from '../log';
@@ -116,8 +116,7 @@ const CLIENT_TIMEOUT_MARGIN_MS = 500;
 
 /**
  * The knex of `role`. The service's also has the reads' pg Pool (db/read-pool.ts), opened on the
- * first read: the process's connections are split between the two (splitConnections), on the
- * same connection settings.
+ * first read, on the same connection settings: it takes the process's connections.
  */
 export function createKnex(url: string, role: Role, config: DatabaseConfig, embedded: boolean): Knex {
   const settings = knexConfig(url, role, config, embedded);
@@ -127,7 +126,7 @@ export function createKnex(url: string, role: Role, config: DatabaseConfig, embe
     const log = createLogger(config.LOG_LEVEL).child({ component: 'pg-pool' });
     offerReadPool(knex, {
       ...(settings.connection as PoolSettings),
-      max: splitConnections(connectionsOf(config, embedded)).reads,
+      max: connectionsOf(config, embedded),
     }, (e) => log.warn(`an idle database connection failed: ${e.message.split('\n')[0]}`));
   }
   return knex;
@@ -157,8 +156,8 @@ export function knexConfig(url: string, role: Role, config: DatabaseConfig, embe
       connectionTimeoutMillis: config.SVAPI_DB_TIMEOUT_MS,
       application_name: `svapi-${role}`,
     },
-    // The service's reads have a pool of their own (createKnex): knex keeps one connection of the budget then.
-    pool: { min: 0, max: role === 'service' ? splitConnections(connectionsOf(config, embedded)).knex : connectionsOf(config, embedded) },
+    // The service reads on a pool of its own (createKnex): its knex opens no connection on a request's path.
+    pool: { min: 0, max: role === 'service' ? 1 : connectionsOf(config, embedded) },
     // knex reports connection trouble itself (console by default): into the JSON log instead.
     log: knexLog(config, role),
     // knex's public place for settings of one's own, read as knex.userParams by queries/statements.ts: PGlite is one session behind a multiplexer, where a statement

@@ -14,11 +14,8 @@ export interface ConnectionBudget {
   available: number;
 }
 
-/**
- * Connections a process may hold: its SVAPI_DB_POOL_MAX (the reads' pool and knex's one,
- * db/read-pool.ts; two at a pool of one), and the answer cache's LISTEN connection.
- */
-export const connectionsPerProcess = (poolMax: number) => Math.max(poolMax, 2) + 1;
+/** Connections a process may hold: its pool (db/read-pool.ts), and the answer cache's LISTEN connection. */
+export const connectionsPerProcess = (poolMax: number) => poolMax + 1;
 
 /** What the plan needs against what the Postgres server at `knex` allows. */
 export async function connectionBudget(knex: Knex, plan: ConnectionPlan): Promise<ConnectionBudget> {

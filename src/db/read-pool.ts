@@ -2,8 +2,10 @@ import type { Knex } from 'knex';
 import { Pool, type PoolConfig } from 'pg';
 
 /**
- * The service's reads (queries/statements.ts) run on node-postgres's own Pool, beside knex, which
- * keeps the rest (key lookups, readiness, migrations, the loader). A pg Pool drops a connection
+ * The service's reads (queries/statements.ts: the operations' reads, key lookups, the readiness
+ * check, the data-version poll) run on node-postgres's own Pool, which has all of the process's
+ * SVAPI_DB_POOL_MAX connections; knex keeps migrations, the loader and the key commands, and opens
+ * no connection on the service's path (its pool of one stays empty there). A pg Pool drops a connection
  * whose statement failed, a client-side time-out included, instead of handing it to the next
  * request; and it reports its figures (totalCount, idleCount, waitingCount) publicly.
  *
@@ -17,16 +19,6 @@ interface Offer {
 
 const offers = new WeakMap<Knex, Offer>();
 const pools = new WeakMap<Knex, Pool>();
-
-/**
- * How a service process's SVAPI_DB_POOL_MAX connections are split: one for knex (key lookups,
- * readiness, the data-version poll; rare and short), the rest for the reads, at least one. So
- * a process still opens SVAPI_DB_POOL_MAX connections (and the answer cache's LISTEN one), but
- * two at SVAPI_DB_POOL_MAX=1 (connection-budget.ts counts it).
- */
-export function splitConnections(total: number): { reads: number; knex: number } {
-  return { reads: Math.max(1, total - 1), knex: 1 };
-}
 
 export function offerReadPool(knex: Knex, settings: Offer['settings'], onError: Offer['onError']): void {
   offers.set(knex, { settings, onError });
