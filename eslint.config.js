@@ -1,6 +1,26 @@
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
+// Dependencies through their public API only (test/public-api-only.test.ts keeps these rules here):
+// no path inside a package (`<pkg>/lib/...`, `/dist/`, `/src/`, `/build/`, `/internal/`), and no
+// member whose name starts with an underscore (what libraries keep private). A documented subpath
+// export (`@electric-sql/pglite/contrib/pg_trgm`) is not inside one of those folders.
+const DEEP = '^(@[^/]+/)?[^./][^/]*/(lib|dist|src|build|internal)(/|$)';
+// esquery's regular expressions end at the first slash: the same pattern with slashes escaped.
+const DEEP_SELECTOR = DEEP.replaceAll('/', '\\x2F');
+const DEEP_MESSAGE = 'a path inside a dependency is not its public API: import the package itself or a subpath it exports';
+const PRIVATE_MESSAGE = 'a member named with a leading underscore is private to its library: use its public API';
+const PUBLIC_API_ONLY = {
+  'no-restricted-imports': ['error', { patterns: [{ regex: DEEP, message: DEEP_MESSAGE }] }],
+  'no-restricted-syntax': ['error',
+    { selector: `CallExpression[callee.name='require'] > Literal[value=/${DEEP_SELECTOR}/]`, message: DEEP_MESSAGE },
+    { selector: `ImportExpression > Literal[value=/${DEEP_SELECTOR}/]`, message: DEEP_MESSAGE },
+    { selector: `TSImportType Literal[value=/${DEEP_SELECTOR}/]`, message: DEEP_MESSAGE },
+    { selector: 'MemberExpression[property.name=/^_[A-Za-z]/]', message: PRIVATE_MESSAGE },
+    { selector: 'MemberExpression[computed=true][property.value=/^_[A-Za-z]/]', message: PRIVATE_MESSAGE },
+  ],
+};
+
 module.exports = tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.svapi-data/', 'coverage/', 'src/generated/'] },
   js.configs.recommended,
@@ -15,4 +35,7 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  { files: ['src/**/*.ts'], rules: PUBLIC_API_ONLY },
 );
+
+module.exports.PUBLIC_API_ONLY = PUBLIC_API_ONLY;

@@ -11,6 +11,8 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { loadConfig } from '../src/config';
 import { createKnex } from '../src/db/connect';
+import { endReadPool } from '../src/db/read-pool';
+import { onRead } from '../src/db/queries/statements';
 import { findOperation, type EndpointName } from '../src/operations/catalog';
 import { decodeParams } from '../src/pipeline/decode';
 import { operations, PROFILES } from './lib/cases';
@@ -37,9 +39,7 @@ async function main(): Promise<number> {
   const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'warn' });
   const knex = createKnex(url, 'service', config, false);
   const statements: { sql: string; bindings: readonly unknown[]; name?: string }[] = [];
-  knex.on('query', (q: { sql: string; bindings?: readonly unknown[]; options?: { name?: string } }) => {
-    statements.push({ sql: q.sql, bindings: q.bindings ?? [], name: q.options?.name });
-  });
+  onRead(knex, (s) => statements.push({ sql: s.text, bindings: s.values, name: s.name }));
   // The captured statements are in the server's own form ($1, $2): run them on a plain client.
   const client = new Client({ connectionString: url });
   await client.connect();
@@ -61,6 +61,7 @@ async function main(): Promise<number> {
     }
   } finally {
     await client.end();
+    await endReadPool(knex);
     await knex.destroy();
   }
   console.log(findings ? `\n${findings} sequential scan(s) of data tables` : '\nno sequential scan of a data table');

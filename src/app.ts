@@ -21,6 +21,7 @@ import { OverloadReport } from './pipeline/overload-report';
 import type { ServiceContext } from './pipeline/service-context';
 import { createMetrics } from './metrics';
 import { healthz, metricsPage, readyz } from './monitoring';
+import { readPoolMax } from './db/read-pool';
 import { ResultCache } from './cache/result-cache';
 import { DataChangeWatcher } from './cache/data-change-watcher';
 
@@ -57,7 +58,8 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   // Overload (README: Overload): the event loop's delay and the waits for a database connection decide.
   const loop = new EventLoopGuard(config.SVAPI_MAX_EVENT_LOOP_DELAY_MS);
   const report = new OverloadReport(logger, () => ({ eventLoopDelayMs: Math.round(loop.delayMs), waitingForDatabase: dbQueue.waiting }));
-  const dbQueue = new DbQueue({ slots: config.SVAPI_DB_POOL_MAX, targetMs: config.SVAPI_QUEUE_TARGET_MS }, () => report.note('database-wait'));
+  // A slot is a connection of the reads' pool: a call that has one runs its read at once.
+  const dbQueue = new DbQueue({ slots: readPoolMax(knex), targetMs: config.SVAPI_QUEUE_TARGET_MS }, () => report.note('database-wait'));
   const limit = new InFlightLimit(config.SVAPI_MAX_IN_FLIGHT, loop, report);
   const metrics = createMetrics(knex, results, { limits, overload: { limit, loop, dbQueue, report } });
   const log = accessLog(ctx.accessLogger ?? logger, BINDING_NAMES, (r) => metrics.observe(r));

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { LimitStore } from './auth/limit-store';
-import { schemaIsCurrent } from './db/migrate';
+import { readSchemaIsCurrent } from './db/queries/schema';
 import type { Res } from './http/exchange';
 import type { Metrics } from './metrics';
 import type { PageHandler } from './http/router';
@@ -27,7 +27,7 @@ export function readyz(knex: Knex, limits: LimitStore, draining: () => boolean):
   return async (_req, res) => {
     if (draining()) return sendText(res, 503, TEXT, 'shutting down');
     try {
-      const current = await schemaIsCurrent(knex);
+      const current = await readSchemaIsCurrent(knex);
       const detail = limits.describe();
       sendText(res, current ? 200 : 503, TEXT, `${current ? 'ready' : 'schema not current'}${detail ? `\n${detail}\n` : ''}`);
     } catch {

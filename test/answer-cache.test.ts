@@ -12,6 +12,7 @@ import { serveOver, type ServedApp } from './support/serve';
 import { BINDINGS, call, readError, readResult, HUNTING, type BindingName } from './support/bindings';
 import { createKey, revokeKey } from '../src/auth/keys';
 import { loadDataset } from '../src/load';
+import { onRead } from '../src/db/queries/statements';
 import { onServer } from './support/server-only';
 import { until } from './support/wait';
 
@@ -59,11 +60,14 @@ function datasetRenaming(name: string): string {
   return dir;
 }
 
-/** Counts the service's reads of the data version (the answer cache's check), as they complete. */
+/**
+ * Counts the service's reads of the data version (the answer cache's check), as they are sent: one
+ * is sent only once the one before has completed, so all but the last counted have completed.
+ */
 function versionChecks(app: ServedApp): () => number {
   let checks = 0;
-  app.knex.on('query-response', (_rows: unknown, query: { sql: string }) => {
-    if (/FROM data_version/.test(query.sql)) checks++;
+  onRead(app.knex, (statement) => {
+    if (/FROM data_version/.test(statement.text)) checks++;
   });
   return () => checks;
 }
@@ -78,7 +82,7 @@ test('a repeated request is answered from the cache: a change made behind the lo
 
   await rename('Changed Behind');
   const checks = versionChecks(app);
-  // The first to complete may have begun before the rename.
+  // Three sent after the rename: two of them have completed.
   await until('two version checks after the rename', () => checks() >= 3, WAIT_MS);
   // Two version checks later every binding still has its cached answer.
   for (const binding of BINDINGS) expect(await monsterName(app, binding)).toBe('Argonaut');

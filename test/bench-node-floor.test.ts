@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { createKey } from '../src/auth/keys';
+import { onRead } from '../src/db/queries/statements';
 import { ROOT } from './support/cli';
 import { freshDatabase, type TestDatabase } from './support/db';
 import { serveOver, type ServedApp } from './support/serve';
@@ -30,10 +31,10 @@ afterAll(async () => {
 test('for every monster of the sample, the floor answers GetMonsterGlobals with the service\'s bytes', async () => {
   const key = await createKey(db.knex, 'floor');
   const ask = (origin: string, monster: number) => fetch(`${origin}/API/hunting.asmx/GetMonsterGlobals?DevID=${key.devId}&DevKey=${encodeURIComponent(key.devKey)}&MonsterID=${monster}&NumberOfGlobals=100`);
-  // The statement the service sends, as knex reports it (its text, and its name on a Postgres server).
+  // The statement the service sends, as its read module reports it (its text, and its name on a Postgres server).
   const sent: { text: string; name: string | null }[] = [];
-  svc.knex.on('query', (q: { sql: string; options?: { name?: string } }) => {
-    if (q.sql.includes('hunting_globals')) sent.push({ text: q.sql, name: q.options?.name ?? null });
+  onRead(svc.knex, (s) => {
+    if (s.text.includes('hunting_globals')) sent.push({ text: s.text, name: s.name ?? null });
   });
   const expected = new Map<number, Buffer>();
   const monsters = (await db.knex('monsters').select('monster_id').orderBy('monster_id')).map((r: { monster_id: number }) => r.monster_id);

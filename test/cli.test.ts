@@ -60,7 +60,7 @@ test('keys create --json prints a working credential; list never shows keys; rev
   const { DevID, DevKey } = JSON.parse(created.stdout);
   expect(Number.isInteger(DevID)).toBe(true);
   expect(typeof DevKey).toBe('string');
-  expect(await serviceAccepts(db.knex, DevID, DevKey)).toBe(true);
+  expect(await serviceAccepts(db, DevID, DevKey)).toBe(true);
 
   const listed = await runCli(['keys', 'list', '--json'], env);
   // The same spelling as `keys create --json` (the contract's DevID/DevKey style).
@@ -70,7 +70,7 @@ test('keys create --json prints a working credential; list never shows keys; rev
   const revoked = await runCli(['keys', 'revoke', String(DevID)], env);
   expect(revoked).toMatchObject({ code: 0 });
   const revokedAt = /^revoked DevID \d+ at (\S+Z)$/m.exec(revoked.stdout)![1];
-  expect(await serviceAccepts(db.knex, DevID, DevKey)).toBe(false);
+  expect(await serviceAccepts(db, DevID, DevKey)).toBe(false);
   const after = JSON.parse((await runCli(['keys', 'list', '--json'], env)).stdout);
   expect(after).toContainEqual(expect.objectContaining({ DevID, RevokedAt: revokedAt }));
 

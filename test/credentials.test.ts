@@ -9,6 +9,8 @@ import { until } from './support/wait';
 import { createKey, revokeKey } from '../src/auth/keys';
 import { CredentialChecker, KEY_CACHE_ENTRIES } from '../src/auth/credentials';
 import { createKnex } from '../src/db/connect';
+import { endReadPool } from '../src/db/read-pool';
+import { onRead } from '../src/db/queries/statements';
 import { loadConfig } from '../src/config';
 import { AUTH_FAILED_MESSAGE, ServiceError } from '../src/errors';
 
@@ -98,9 +100,12 @@ describe('the credential cache', () => {
   let queries: number;
   beforeAll(() => {
     knex = createKnex(svc.db.url, 'service', svc.config, svc.db.embedded);
-    knex.on('query', () => void queries++);
+    onRead(knex, () => void queries++);
   });
-  afterAll(() => knex.destroy());
+  afterAll(async () => {
+    await endReadPool(knex);
+    await knex.destroy();
+  });
   beforeEach(() => {
     queries = 0;
   });

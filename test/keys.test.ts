@@ -11,7 +11,7 @@ afterAll(() => db.destroy());
 test('a created key checks, is listed without its secret, and fails once revoked', async () => {
   const { devId, devKey } = await createKey(db.knex, 'partner A');
   expect(Buffer.from(devKey, 'base64url').length).toBeGreaterThanOrEqual(16);
-  expect(await serviceAccepts(db.knex, devId, devKey)).toBe(true);
+  expect(await serviceAccepts(db, devId, devKey)).toBe(true);
 
   const listed = await listKeys(db.knex);
   expect(listed).toEqual([{ devId, name: 'partner A', createdAt: expect.stringMatching(/Z$/), revokedAt: null }]);
@@ -19,7 +19,7 @@ test('a created key checks, is listed without its secret, and fails once revoked
 
   const revoked = await revokeKey(db.knex, devId);
   expect(revoked).toEqual({ outcome: 'revoked', revokedAt: expect.stringMatching(/Z$/) });
-  expect(await serviceAccepts(db.knex, devId, devKey)).toBe(false);
+  expect(await serviceAccepts(db, devId, devKey)).toBe(false);
   expect((await listKeys(db.knex))[0].revokedAt).toBe((revoked as { revokedAt: string }).revokedAt);
 });
 
@@ -46,9 +46,9 @@ test('wrong key, unknown id, out-of-range id and empty key all fail', async () =
   const a = await createKey(db.knex, 'partner C');
   const b = await createKey(db.knex, 'partner D');
   expect(a.devKey).not.toBe(b.devKey);
-  expect(await serviceAccepts(db.knex, a.devId, b.devKey)).toBe(false);
-  expect(await serviceAccepts(db.knex, 424242, a.devKey)).toBe(false);
-  expect(await serviceAccepts(db.knex, 2 ** 31, a.devKey)).toBe(false);
-  expect(await serviceAccepts(db.knex, a.devId, '')).toBe(false);
-  expect(await serviceAccepts(db.knex, a.devId, a.devKey + ' ')).toBe(false);
+  expect(await serviceAccepts(db, a.devId, b.devKey)).toBe(false);
+  expect(await serviceAccepts(db, 424242, a.devKey)).toBe(false);
+  expect(await serviceAccepts(db, 2 ** 31, a.devKey)).toBe(false);
+  expect(await serviceAccepts(db, a.devId, '')).toBe(false);
+  expect(await serviceAccepts(db, a.devId, a.devKey + ' ')).toBe(false);
 });

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
+import { createKnex } from '../src/db/connect';
 import { loadDataset } from '../src/load';
 import { freshDatabase, type TestDatabase } from './support/db';
 import { until } from './support/wait';
@@ -41,7 +42,7 @@ function dataset(files: Record<string, string>): string {
 }
 
 function connect(url: string): Knex {
-  const k = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+  const k = createKnex(url, 'admin', { ...db.config, SVAPI_DB_POOL_MAX: 1 }, db.embedded);
   extra.push(k);
   return k;
 }

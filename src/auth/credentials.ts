@@ -4,7 +4,8 @@ import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config';
 import { errors } from '../errors';
-import { activeKeyHash, keyMatches } from './keys';
+import { keyMatches } from './keys';
+import { readActiveKeyHash } from '../db/queries/keys';
 import { LimitStore, WINDOW_SECONDS } from './limit-store';
 import { LimitExceeded, type Counter } from './leases';
 
@@ -97,7 +98,7 @@ export class CredentialChecker {
     let read = this.reading.get(devId);
     if (!read) {
       const at = performance.now();
-      read = activeKeyHash(this.knex, devId).then((hash) => ({ hash, at })).finally(() => this.reading.delete(devId));
+      read = readActiveKeyHash(this.knex, devId).then((hash) => ({ hash, at })).finally(() => this.reading.delete(devId));
       this.reading.set(devId, read);
     }
     return read;

@@ -5,7 +5,8 @@ import type { DatabaseConfig } from '../config';
 import { startEmbedded, type EmbeddedServer } from './embedded';
 import { currentTemplate } from './embedded-template';
 import { migrateLatest } from './migrate';
-import { pgClientBusy } from './pg-busy';
+import { endReadPool, offerReadPool } from './read-pool';
+import { rememberSettings } from './own-client';
 import { createLogger } from '../log';
 
 export type Role = 'service' | 'admin';
@@ -85,6 +86,7 @@ export async function openDatabase(config: DatabaseConfig, role: Role, opts: Ope
     embedded,
     listenUrl: embedded || opts.sharedEmbedded ? undefined : url,
     close: async () => {
+      await endReadPool(knex);
       await knex.destroy();
       await embedded?.stop();
     },
@@ -123,9 +125,28 @@ const seconds = (since: number) => `${((performance.now() - since) / 1000).toFix
 
 const CLIENT_TIMEOUT_MARGIN_MS = 500;
 
+/**
+ * The knex of `role`. The service's also has the reads' pg Pool (db/read-pool.ts), opened on the
+ * first read, on the same connection settings: it takes the process's connections.
+ */
 export function createKnex(url: string, role: Role, config: DatabaseConfig, embedded: boolean): Knex {
-  return knexFactory(knexConfig(url, role, config, embedded));
+  const settings = knexConfig(url, role, config, embedded);
+  const knex = knexFactory(settings);
+  rememberSettings(knex, settings.connection as PoolSettings);
+  if (role === 'service') {
+    const log = createLogger(config.LOG_LEVEL).child({ component: 'pg-pool' });
+    offerReadPool(knex, {
+      ...(settings.connection as PoolSettings),
+      max: connectionsOf(config, embedded),
+    }, (e) => log.warn(`an idle database connection failed: ${e.message.split('\n')[0]}`));
+  }
+  return knex;
 }
+
+type PoolSettings = import('pg').PoolConfig;
+
+/** Connections a process may open for queries: PGlite's socket server takes 16 in all (db/embedded.ts). */
+const connectionsOf = (config: DatabaseConfig, embedded: boolean) => (embedded ? Math.min(config.SVAPI_DB_POOL_MAX, 8) : config.SVAPI_DB_POOL_MAX);
 
 /** The knex settings of a connection in `role` (also the knexfile's). */
 export function knexConfig(url: string, role: Role, config: DatabaseConfig, embedded: boolean): Knex.Config {
@@ -146,9 +167,8 @@ export function knexConfig(url: string, role: Role, config: DatabaseConfig, embe
       connectionTimeoutMillis: config.SVAPI_DB_TIMEOUT_MS,
       application_name: `svapi-${role}`,
     },
-    // A connection whose statement timed out on the client side still waits for that statement's
-    // answer: it is dropped rather than handed to the next request.
-    pool: { min: 0, max: embedded ? Math.min(config.SVAPI_DB_POOL_MAX, 8) : config.SVAPI_DB_POOL_MAX, validate: (c: unknown) => !pgClientBusy(c) },
+    // The service reads on a pool of its own (createKnex): its knex opens no connection on a request's path.
+    pool: { min: 0, max: role === 'service' ? 1 : connectionsOf(config, embedded) },
     // knex reports connection trouble itself (console by default): into the JSON log instead.
     log: knexLog(config, role),
     // knex's public place for settings of one's own, read as knex.userParams by queries/statements.ts: PGlite is one session behind a multiplexer, where a statement

@@ -14,7 +14,7 @@ interface ConnectionBudget {
   available: number;
 }
 
-/** Connections a process may hold: its pool, and the answer cache's LISTEN connection. */
+/** Connections a process may hold: its pool (db/read-pool.ts), and the answer cache's LISTEN connection. */
 const connectionsPerProcess = (poolMax: number) => poolMax + 1;
 
 /** What the plan needs against what the Postgres server at `knex` allows. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { readRows, type Statement } from './queries/statements';
 
 /** The channel a load notifies when it commits a change; the payload is the new version. */
 export const DATA_CHANGED_CHANNEL = 'svapi_data_changed';
@@ -14,7 +15,10 @@ export async function bumpDataVersion(trx: Knex.Transaction): Promise<number> {
   return version;
 }
 
+const VERSION: Statement = { name: 'data_version', text: 'SELECT version FROM data_version' };
+
+/** The data's version, read by the service (on its reads' pool). */
 export async function readDataVersion(knex: Knex): Promise<number> {
-  const r = await knex.raw('SELECT version FROM data_version');
-  return Number(r.rows[0].version);
+  const [[version]] = await readRows(knex, VERSION, []);
+  return Number(version);
 }

@@ -5,6 +5,7 @@ import { checkDataset } from './validate';
 import { applyStaged, type LoadReport } from './write';
 import { FILES, SPEC_BY_FILE } from './files';
 import { bumpDataVersion } from '../db/data-version';
+import { ownClient } from '../db/own-client';
 
 export { DatasetError, formatProblem, type Problem } from './problems';
 export type { PhaseListener, PhaseTiming, ProgressEvent, ProgressListener } from './progress';
@@ -33,14 +34,16 @@ export async function loadDataset(knex: Knex, dir: string, opts: LoadOptions = {
   const embedded = version.includes('PGlite');
   const timed = timer(opts.onPhase);
   let commitStart = 0;
+  // The transaction runs on a connection of its own, so the COPYs can be sent on it (stage.ts).
+  const copyClient = embedded ? undefined : await ownClient(knex);
   const report = await knex.transaction(async (trx) => {
-    const files = await checkDataset(trx, dir, replace, progress, (spec) => openStager(trx, spec, embedded), timed);
+    const files = await checkDataset(trx, dir, replace, progress, (spec) => openStager(trx, spec, copyClient), timed);
     const applied = await applyStaged(trx, files, replace, progress, timed);
     commitStart = performance.now();
     // Running services drop their cached answers when this commits.
     if (applied.files.some(changedAnything)) await bumpDataVersion(trx);
     return applied;
-  });
+  }, copyClient ? { connection: copyClient } : undefined).finally(() => copyClient?.end());
   opts.onPhase?.({ file: '', phase: 'commit', ms: performance.now() - commitStart });
   const stale = await staleTables(knex, report);
   if (stale.length) await timed('', 'analyze', () => knex.raw(`ANALYZE ${stale.join(', ')}`));

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import type { Knex } from 'knex';
-import type { PoolClient } from 'pg';
+import type { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { SQL_TYPES, type FileSpec } from './files';
 
@@ -22,22 +22,21 @@ export const stageTable = (spec: FileSpec) => `load_${spec.table}`;
 const INSERT_BATCH = 5000;
 
 /**
- * Creates the staging table (dropped at commit or rollback) and a stager filling it with COPY,
- * or on embedded PGlite, whose socket server has no COPY FROM STDIN, with batched INSERTs.
+ * Creates the staging table (dropped at commit or rollback) and a stager filling it with COPY
+ * sent on `copyClient`, the connection `trx` runs on (load/index.ts), or without one (embedded
+ * PGlite, whose socket server has no COPY FROM STDIN) with batched INSERTs.
  */
-export async function openStager(trx: Knex.Transaction, spec: FileSpec, embedded: boolean): Promise<Stager> {
+export async function openStager(trx: Knex.Transaction, spec: FileSpec, copyClient: Client | undefined): Promise<Stager> {
   const table = stageTable(spec);
   const columns = spec.columns.map((c) => `${c.db} ${SQL_TYPES[c.type]}`).join(', ');
   await trx.raw(`CREATE TEMP TABLE ${table} (${columns}) ON COMMIT DROP`);
-  return embedded ? insertStager(trx, spec) : copyStager(trx, spec);
+  return copyClient ? copyStager(copyClient, spec) : insertStager(trx, spec);
 }
 
-function copyStager(trx: Knex.Transaction, spec: FileSpec): Stager {
+function copyStager(client: Client, spec: FileSpec): Stager {
   const quote = spec.columns.map((c) => c.type === 'text');
   let copy: { stream: ReturnType<typeof copyFrom>; done: Promise<void> } | undefined;
-  const open = async () => {
-    // Inside a transaction, knex hands out the transaction's own connection.
-    const client = (await trx.client.acquireConnection()) as PoolClient;
+  const open = () => {
     const stream = client.query(copyFrom(`COPY ${stageTable(spec)} (${spec.columns.map((c) => c.db).join(', ')}) FROM STDIN (FORMAT csv)`));
     const done = finished(stream);
     done.catch(() => {});
@@ -52,7 +51,7 @@ function copyStager(trx: Knex.Transaction, spec: FileSpec): Stager {
   };
   return {
     async add(rows) {
-      copy ??= await open();
+      copy ??= open();
       const { stream, done } = copy;
       if (stream.destroyed) return done;
       let chunk = '';

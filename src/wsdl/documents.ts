@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { create } from 'xmlbuilder2';
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces';
 import { escapeAttr } from '../xml/escape';
 import { XML_DECL } from '../xml/vocabulary';
 import { ENDPOINTS, WSDL_DIR, type Endpoint } from './endpoints';
 import { soapActionFor } from '../xml/soap-action';
+
+/** xmlbuilder2's document, as its public entry point's `create` returns it. */
+type XMLBuilder = ReturnType<typeof create>;
 
 /** The namespace the WSDL files on disk use (scripts/check-wsdl.ts holds them to it). */
 const PLACEHOLDER_NS = 'SVAPI';

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import knexFactory from 'knex';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
+import { createKnex } from '../../src/db/connect';
 import { createLogger } from '../../src/log';
 
 export interface PagesService {
@@ -21,7 +21,7 @@ export interface PagesService {
 export async function startWithoutDatabase(env: NodeJS.ProcessEnv = {}): Promise<PagesService> {
   // No cache: its watcher would poll the database that is never there.
   const config = loadConfig({ LOG_LEVEL: 'silent', SVAPI_CACHE_MB: '0', ...env });
-  const knex = knexFactory({ client: 'pg', connection: 'postgres://nobody@127.0.0.1:1/none', pool: { min: 0, max: 1 } });
+  const knex = createKnex('postgres://nobody@127.0.0.1:1/none', 'service', config, false);
   const { app, stop } = await createApp({ config, db: { knex, close: () => knex.destroy() }, logger: createLogger(config.LOG_LEVEL) });
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { createKnex } from '../../src/db/connect';
+import { endReadPool } from '../../src/db/read-pool';
 import { createHttpServer } from '../../src/http-server';
 import { createLogger } from '../../src/log';
 import type { Knex } from 'knex';
@@ -44,7 +45,7 @@ export async function serveOver(db: TestDatabase, env: NodeJS.ProcessEnv = {}, o
   });
   const logger = opts.captureLog ? pino({ level: 'info' }, sink) : createLogger(config.LOG_LEVEL);
   const knex = createKnex(url, 'service', config, db.embedded);
-  const { app, stop } = await createApp({ config, db: { knex, close: () => knex.destroy(), listenUrl: db.embedded ? undefined : url }, logger });
+  const { app, stop } = await createApp({ config, db: { knex, close: async () => { await endReadPool(knex); await knex.destroy(); }, listenUrl: db.embedded ? undefined : url }, logger });
   const server = createHttpServer(app, config);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -58,6 +59,7 @@ export async function serveOver(db: TestDatabase, env: NodeJS.ProcessEnv = {}, o
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await stop();
+      await endReadPool(knex);
       await knex.destroy();
     },
   };
