@@ -2,7 +2,7 @@ const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
 module.exports = tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.svapi-data/', 'coverage/', 'src/generated/'] },
+  { ignores: ['node_modules/', 'dist/', '.svapi-data/', 'coverage/', 'src/generated/', '.stryker-tmp/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
