@@ -43,7 +43,7 @@ export default {
   cleanTempDir: true,
   ignorePatterns: ['coverage', 'bench/results', '.svapi-data', 'scratch', '*.log'],
   reporters: ['clear-text', 'progress', 'html', 'json'],
-  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  htmlReporter: { fileName: `reports/mutation/${process.env.MUTATION_REPORT ?? 'mutation'}.html` },
+  jsonReporter: { fileName: `reports/mutation/${process.env.MUTATION_REPORT ?? 'mutation'}.json` },
   thresholds: { high: 80, low: 60, break: null },
 };
