@@ -105,3 +105,49 @@ test('once the queue empties, the next interval is not overloaded: calls are ser
   expect(next.release).toBeDefined();
   expect(q.overloaded).toBe(false);
 });
+
+/** Calls that each hold the only slot for `ms`, one after another: the queue learns how long a call holds it. */
+function holdInTurn(q: DbQueue, times: number, ms: number) {
+  for (let i = 0; i < times; i++) {
+    const call = enter(q);
+    jest.advanceTimersByTime(ms);
+    call.release!();
+  }
+}
+
+test('a call that would wait beyond its deadline, at the time calls lately held a slot, is refused at once and counted', async () => {
+  let counted = 0;
+  const q = new DbQueue({ slots: 1, targetMs: TARGET }, () => counted++, () => Date.now());
+  holdInTurn(q, 6, 300); // calls hold the slot about 140 ms on average now
+  expect(q.overloaded).toBe(false);
+  const holder = enter(q);
+  // Three waiters ahead wait about 3 x 140 ms, within the deadline (5 x 100 ms); a fourth would not be served in time.
+  const waiters = [enter(q), enter(q), enter(q)];
+  await settle();
+  expect(waiters.every((c) => !c.refused)).toBe(true);
+  const late = enter(q);
+  await settle();
+  expect(late.refused).toBeInstanceOf(DatabaseWaitTooLong);
+  expect([q.refused, counted, q.waiting]).toEqual([1, 1, 3]);
+  holder.release!();
+  await settle();
+  expect(waiters[0].release).toBeDefined();
+});
+
+test('more than a thousand waiting calls get the slot in order of arrival', async () => {
+  const q = queue(1);
+  const order: number[] = [];
+  const first = enter(q);
+  const got = Array.from({ length: 2_500 }, (_, i) => {
+    const call = q.enter();
+    if (!(call instanceof Promise)) throw new Error('the slot is taken: the call should wait');
+    return call.then((release) => {
+      order.push(i);
+      return release;
+    });
+  });
+  first.release!();
+  for (const call of got) (await call)();
+  expect(order).toEqual(Array.from({ length: 2_500 }, (_, i) => i));
+  expect(q.waiting).toBe(0);
+});
