@@ -97,9 +97,38 @@ test('trust ends at the instant given: from then on every request reads, and not
   expect(cache.lookup('k')).toBeUndefined();
   let reads = 0;
   const read = async () => (reads++, new Answer('read'));
+  const misses = cache.misses;
   expect((await cache.get('k', read)).body).toBe('read');
   expect((await cache.get('k', read)).body).toBe('read');
   expect(reads).toBe(2);
+  expect(cache.misses).toBe(misses); // /metrics counts no miss for a request the cache could not serve
+});
+
+test('a read under way when trust runs out is not kept, though trust comes back', async () => {
+  const { cache, clock } = cacheOnClock(1024 * 1024, 2_000);
+  const read = heldRead('read as trust ran out');
+  const answered = cache.get('k', read.make);
+  clock.now = 2_000;
+  read.finish();
+  await answered;
+  cache.trustUntil(5_000);
+  expect(cache.lookup('k')).toBeUndefined();
+});
+
+test('trust renewed before it ends keeps the answers', async () => {
+  const { cache } = cacheOnClock(1024 * 1024, 2_000);
+  await stored(cache, 'k', 'kept');
+  cache.trustUntil(3_000);
+  expect(cache.lookup('k')?.body).toBe('kept');
+});
+
+test('an answer dropped by an invalidation and compressed afterwards for a request still holding it does not come back', async () => {
+  const { cache } = cacheOnClock(1024 * 1024, 10_000);
+  const old = await stored(cache, 'k', 'before the load '.repeat(100));
+  cache.invalidate(2);
+  await stored(cache, 'k', 'after the load '.repeat(100));
+  old.encoded('gzip');
+  expect(cache.lookup('k')?.body).toBe('after the load '.repeat(100));
 });
 
 test('trust given until now or earlier drops the answers: trusted again later, they are not served', async () => {
@@ -152,6 +181,7 @@ test('bounded by bytes: the least recently used answer is dropped first, and one
   const entry = new Answer(text('a')).heapSize + 1 * 2 + 64;
   expect(entry).toBe(800 + 64 + 2 + 64);
   const { cache } = cacheOnClock(3 * entry, 10_000);
+  expect(cache.enabled).toBe(true);
   await stored(cache, 'a', text('a'));
   await stored(cache, 'b', text('b'));
   await stored(cache, 'c', text('c'));
@@ -164,6 +194,9 @@ test('bounded by bytes: the least recently used answer is dropped first, and one
   const huge = 'h'.repeat(4 * entry);
   expect((await stored(cache, 'h', huge)).body).toBe(huge);
   expect(cache.lookup('h')).toBeUndefined();
+  let reads = 0;
+  await cache.get('h', async () => (reads++, new Answer(huge)));
+  expect(reads).toBe(1); // read again, not kept anywhere
   expect(cache.bytes).toBe(3 * entry);
 });
 
