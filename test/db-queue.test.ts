@@ -117,19 +117,19 @@ function holdInTurn(q: DbQueue, times: number, ms: number) {
 
 test('a call that would wait beyond its deadline, at the time calls lately held a slot, is refused at once and counted', async () => {
   let counted = 0;
-  const q = new DbQueue({ slots: 1, targetMs: TARGET }, () => counted++, () => Date.now());
-  holdInTurn(q, 6, 300); // calls hold the slot about 140 ms on average now
+  const q = new DbQueue({ slots: 2, targetMs: TARGET }, () => counted++, () => Date.now());
+  holdInTurn(q, 6, 300); // calls hold a slot about 140 ms on average now
   expect(q.overloaded).toBe(false);
-  const holder = enter(q);
-  // Three waiters ahead wait about 3 x 140 ms, within the deadline (5 x 100 ms); a fourth would not be served in time.
-  const waiters = [enter(q), enter(q), enter(q)];
+  const holders = [enter(q), enter(q)];
+  // Over two slots, seven waiters ahead wait about 7 / 2 x 140 ms, within the deadline (5 x 100 ms); an eighth would not be served in time.
+  const waiters = Array.from({ length: 7 }, () => enter(q));
   await settle();
   expect(waiters.every((c) => !c.refused)).toBe(true);
   const late = enter(q);
   await settle();
   expect(late.refused).toBeInstanceOf(DatabaseWaitTooLong);
-  expect([q.refused, counted, q.waiting]).toEqual([1, 1, 3]);
-  holder.release!();
+  expect([q.refused, counted, q.waiting]).toEqual([1, 1, 7]);
+  holders[0].release!();
   await settle();
   expect(waiters[0].release).toBeDefined();
 });
