@@ -134,6 +134,26 @@ test('a call that would wait beyond its deadline, at the time calls lately held 
   expect(waiters[0].release).toBeDefined();
 });
 
+test('while the queue stands, a freed slot does not go to a call that has already waited more than twice the target: it is refused then', async () => {
+  const q = queue(1);
+  const holder = enter(q);
+  jest.advanceTimersByTime(800);
+  const first = enter(q); // waits out its deadline: no call gets through within the interval
+  jest.advanceTimersByTime(300);
+  const late = enter(q);
+  jest.advanceTimersByTime(200);
+  await settle();
+  expect(first.refused).toBeInstanceOf(DatabaseWaitTooLong);
+  expect(q.overloaded).toBe(true);
+  jest.advanceTimersByTime(50); // the late call has waited 250 ms, within its deadline
+  expect(late.refused).toBeUndefined();
+  holder.release!();
+  await settle();
+  expect(late.release).toBeUndefined();
+  expect(late.refused).toBeInstanceOf(DatabaseWaitTooLong);
+  expect(q.refused).toBe(2);
+});
+
 test('more than a thousand waiting calls get the slot in order of arrival', async () => {
   const q = queue(1);
   const order: number[] = [];
