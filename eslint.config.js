@@ -22,7 +22,7 @@ const PUBLIC_API_ONLY = {
 };
 
 module.exports = tseslint.config(
-  { ignores: ['node_modules/', 'dist/', '.svapi-data/', 'coverage/', 'src/generated/'] },
+  { ignores: ['node_modules/', 'dist/', '.svapi-data/', 'coverage/', 'src/generated/', '.stryker-tmp/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

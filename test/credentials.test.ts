@@ -188,6 +188,25 @@ describe('the credential cache', () => {
     await until('the checker refuses the revoked key', refused, ttl.SVAPI_KEY_CACHE_MS + 1000);
   });
 
+  test('an address is blocked after SVAPI_AUTH_FAIL_LIMIT failures, not before: a correct key passes after the last allowed one', async () => {
+    const checker = new CredentialChecker(knex, { ...settings, SVAPI_AUTH_FAIL_LIMIT: 3 });
+    const check = (key: string) => checker.check(svc.key.devId, key, '10.0.0.9').then(() => 'OK', (e: { code?: string }) => e.code);
+    for (let i = 0; i < 3; i++) expect(await check('wrong')).toBe('AuthenticationFailed');
+    expect(await check(svc.key.devKey)).toBe('OK');
+    expect(await check('wrong')).toBe('RateLimited');
+    expect(await check(svc.key.devKey)).toBe('RateLimited');
+  });
+
+  test('a blocked address stays blocked while 100,000 other addresses fail after it', async () => {
+    const checker = new CredentialChecker(knex, { ...settings, SVAPI_AUTH_FAIL_LIMIT: 1 });
+    const check = (address: string) => checker.check(svc.key.devId, svc.key.devKey, address).then(() => 'OK', (e: { code?: string }) => e.code);
+    expect(await check('10.1.0.1')).toBe('OK'); // the key's hash is cached: the failures below ask no database
+    await checker.fail('10.1.0.1');
+    await expect(checker.fail('10.1.0.1')).rejects.toMatchObject({ code: 'RateLimited' });
+    for (let i = 0; i < 100_000; i++) await checker.fail(`fd00::${i.toString(16)}`);
+    expect(await check('10.1.0.1')).toBe('RateLimited');
+  });
+
   test('SVAPI_KEY_CACHE_MS=0 turns the cache off', async () => {
     const checker = new CredentialChecker(knex, { ...settings, SVAPI_KEY_CACHE_MS: 0 });
     for (let i = 0; i < 3; i++) await checker.check(svc.key.devId, svc.key.devKey, '10.0.0.1');

@@ -144,3 +144,69 @@ test('while the queue stands, a call\'s time counts from its arrival; otherwise 
   expect(arrived(10 * TARGET).release).toBeDefined();
   expect(q.refused).toBe(1);
 });
+
+/** Calls that each hold the only slot for `ms`, one after another: the queue learns how long a call holds it. */
+function holdInTurn(q: DbQueue, times: number, ms: number) {
+  for (let i = 0; i < times; i++) {
+    const call = enter(q);
+    jest.advanceTimersByTime(ms);
+    call.release!();
+  }
+}
+
+test('a call that would wait beyond its deadline, at the time calls lately held a slot, is refused at once and counted', async () => {
+  let counted = 0;
+  const q = new DbQueue({ slots: 2, targetMs: TARGET }, () => counted++, () => Date.now());
+  holdInTurn(q, 6, 300); // calls hold a slot about 140 ms on average now
+  expect(q.overloaded).toBe(false);
+  const holders = [enter(q), enter(q)];
+  // Over two slots, seven waiters ahead wait about 7 / 2 x 140 ms, within the deadline (5 x 100 ms); an eighth would not be served in time.
+  const waiters = Array.from({ length: 7 }, () => enter(q));
+  await settle();
+  expect(waiters.every((c) => !c.refused)).toBe(true);
+  const late = enter(q);
+  await settle();
+  expect(late.refused).toBeInstanceOf(DatabaseWaitTooLong);
+  expect([q.refused, counted, q.waiting]).toEqual([1, 1, 7]);
+  holders[0].release!();
+  await settle();
+  expect(waiters[0].release).toBeDefined();
+});
+
+test('while the queue stands, a freed slot does not go to a call that has already waited more than twice the target: it is refused then', async () => {
+  const q = queue(1);
+  const holder = enter(q);
+  jest.advanceTimersByTime(800);
+  const first = enter(q); // waits out its deadline: no call gets through within the interval
+  jest.advanceTimersByTime(300);
+  const late = enter(q);
+  jest.advanceTimersByTime(200);
+  await settle();
+  expect(first.refused).toBeInstanceOf(DatabaseWaitTooLong);
+  expect(q.overloaded).toBe(true);
+  jest.advanceTimersByTime(50); // the late call has waited 250 ms, within its deadline
+  expect(late.refused).toBeUndefined();
+  holder.release!();
+  await settle();
+  expect(late.release).toBeUndefined();
+  expect(late.refused).toBeInstanceOf(DatabaseWaitTooLong);
+  expect(q.refused).toBe(2);
+});
+
+test('more than a thousand waiting calls get the slot in order of arrival', async () => {
+  const q = queue(1);
+  const order: number[] = [];
+  const first = enter(q);
+  const got = Array.from({ length: 2_500 }, (_, i) => {
+    const call = q.enter();
+    if (!(call instanceof Promise)) throw new Error('the slot is taken: the call should wait');
+    return call.then((release) => {
+      order.push(i);
+      return release;
+    });
+  });
+  first.release!();
+  for (const call of got) (await call)();
+  expect(order).toEqual(Array.from({ length: 2_500 }, (_, i) => i));
+  expect(q.waiting).toBe(0);
+});
