@@ -5,7 +5,9 @@
 const { Buffer } = require('node:buffer');
 const fs = require('node:fs');
 const { Client } = require('pg');
-const { prepareValue } = require('pg/lib/utils');
+
+/** A value as text, as pg sends the service's values (numbers, strings, null; a Buffer as hex). */
+const asText = (v) => (v === null || v === undefined ? null : Buffer.isBuffer(v) ? { hex: v.toString('hex') } : v instanceof Date ? v.toISOString() : String(v));
 
 const file = process.env.BENCH_SQL_CAPTURE;
 if (!file) throw new Error('capture-sql.js: BENCH_SQL_CAPTURE is not set');
@@ -17,10 +19,7 @@ Client.prototype.query = function capturedQuery(config, values) {
     const params = typeof config === 'string' ? values : config.values;
     const line = {
       text,
-      values: (Array.isArray(params) ? params : []).map((v) => {
-        const p = prepareValue(v);
-        return Buffer.isBuffer(p) ? { hex: p.toString('hex') } : p;
-      }),
+      values: (Array.isArray(params) ? params : []).map(asText),
       name: (typeof config === 'object' && config.name) || null,
     };
     fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
