@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { ConfigError, CONFIG_EXIT_CODE, loadDatabaseConfig } from './config';
+import type { ClientConfig } from 'pg';
 import { databaseLocation, knexConfig } from './db/connect';
+import { rememberSettings } from './db/own-client';
 import { requireCurrentSchema, SchemaNotCurrentError } from './db/migrate';
 import { migrationSource } from '../migrations';
 import { seedSource } from '../seeds';
@@ -24,15 +26,22 @@ export async function knexfile(env: NodeJS.ProcessEnv = process.env): Promise<Kn
     ].join('\n'));
   }
   const where = databaseLocation(config);
+  const settings = knexConfig(config.DATABASE_URL, 'admin', config, false);
   return {
-    ...knexConfig(config.DATABASE_URL, 'admin', config, false),
+    ...settings,
     migrations: { migrationSource, extension: 'js' },
     seeds: {
       seedSource: {
         getSeeds: (seedConfig) => seedSource.getSeeds(seedConfig),
         getSeed: async (name: string) => {
           const seed = await seedSource.getSeed(name);
-          return { seed: async (knex) => seed.seed(await schemaChecked(knex, where)) };
+          return {
+            seed: async (knex) => {
+              // The loader's COPY opens a connection of its own on these settings (db/own-client.ts).
+              rememberSettings(knex, settings.connection as ClientConfig);
+              return seed.seed(await schemaChecked(knex, where));
+            },
+          };
         },
       },
     },

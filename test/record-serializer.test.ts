@@ -46,7 +46,7 @@ test('omitted (undefined), nil (null), empty and escaped values, an empty list, 
     + '<DmgProfession><ProfessionID>4</ProfessionID></DmgProfession><ItemID>70</ItemID></Weapon>'
     + '<Weapon xsi:nil="true" />'
     + `<Weapon><WeaponID>7</WeaponID><WeaponName /><Description xsi:nil="true" /><DamageTypes />${NUMBERS}<ItemID>70</ItemID></Weapon>`
-    + '</ArrayOfWeapon>',
+    + '</ArrayOfWeapon>\n',
   );
 });
 
@@ -60,7 +60,7 @@ test('a nested record with every field omitted is an empty element; a single rec
   expect(serializer.soapResult('GetMonster', { MonsterID: 5, MonsterName: 'X', Description: null }, 'urn:x')).toBe(
     `<GetMonsterResult xmlns="urn:x" ${XSI}><MonsterName>X</MonsterName><MonsterID>5</MonsterID><Description xsi:nil="true" /></GetMonsterResult>`,
   );
-  expect(serializer.httpDocument('GetAuctionCategories', [], 'urn:x')).toBe(`${DECL}<ArrayOfAuctionCategory ${XSI} xmlns="urn:x"></ArrayOfAuctionCategory>`);
+  expect(serializer.httpDocument('GetAuctionCategories', [], 'urn:x')).toBe(`${DECL}<ArrayOfAuctionCategory ${XSI} xmlns="urn:x"></ArrayOfAuctionCategory>\n`);
 });
 
 test('a member the schema requires and lets be nil (minOccurs="1" nillable="true") is sent as nil when the record lacks it', () => {
@@ -75,7 +75,7 @@ test('a member the schema requires and lets be nil (minOccurs="1" nillable="true
   } as unknown as HuntingGlobal;
   expect(serializer.httpDocument('GetMonsterGlobals', [global], 'urn:x')).toBe(
     `${DECL}<ArrayOfHuntingGlobal ${XSI} xmlns="urn:x"><HuntingGlobal><TimeStamp>2026-01-02T03:04:05Z</TimeStamp><GlobalValue>9</GlobalValue>`
-    + '<Landarea><AreaID>3</AreaID><Planet><PlanetID>4</PlanetID><Description xsi:nil="true" /></Planet></Landarea></HuntingGlobal></ArrayOfHuntingGlobal>',
+    + '<Landarea><AreaID>3</AreaID><Planet><PlanetID>4</PlanetID><Description xsi:nil="true" /></Planet></Landarea></HuntingGlobal></ArrayOfHuntingGlobal>\n',
   );
   const item = { ItemID: 1, TTValue: '1' } as unknown as Item;
   expect(serializer.soapResult('FindItems', [item], 'urn:x')).toContain('<ItemID>1</ItemID><Description xsi:nil="true" /><TTValue>1</TTValue>');

@@ -82,7 +82,7 @@ function serve(): void {
       });
       let body = '';
       for (const r of rows) body += global(r);
-      const xml = `<?xml version="1.0" encoding="utf-8"?><ArrayOfHuntingGlobal xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns="SVAPI">${body}</ArrayOfHuntingGlobal>`;
+      const xml = `<?xml version="1.0" encoding="utf-8"?><ArrayOfHuntingGlobal xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns="SVAPI">${body}</ArrayOfHuntingGlobal>\n`;
       res.writeHead(200, { 'Content-Type': 'text/xml; charset=utf-8', 'Content-Length': Buffer.byteLength(xml) });
       res.end(xml);
     } catch (e) {
