@@ -164,13 +164,17 @@ describe('the credential cache', () => {
     // A check that reads the database on its way is not settled by the next turn of the event loop.
     let waited = 0;
     const serve = async () => {
-      let settled = false;
-      const checking = checker.check(key.devId, key.devKey, '10.0.0.1').finally(() => {
-        settled = true;
+      // The outcome is taken at once: a refusal settled before the next turn is not left unhandled.
+      let outcome: { error?: unknown } | undefined;
+      const checking = checker.check(key.devId, key.devKey, '10.0.0.1').then(() => {
+        outcome = {};
+      }, (error: unknown) => {
+        outcome = { error };
       });
       await new Promise((r) => setImmediate(r));
-      if (!settled) waited++;
+      if (!outcome) waited++;
       await checking;
+      if (outcome!.error) throw outcome!.error;
     };
     await serve();
     queries = 0;
