@@ -6,8 +6,13 @@ const { Buffer } = require('node:buffer');
 const fs = require('node:fs');
 const { Client } = require('pg');
 
-/** A value as text, as pg sends the service's values (numbers, strings, null; a Buffer as hex). */
-const asText = (v) => (v === null || v === undefined ? null : Buffer.isBuffer(v) ? { hex: v.toString('hex') } : v instanceof Date ? v.toISOString() : String(v));
+/** An array as pg sends it: a Postgres array literal, every element quoted (as pg's own arrayString). */
+const arrayText = (a) => `{${a.map((v) => (v === null || v === undefined ? 'NULL' : Array.isArray(v) ? arrayText(v)
+  : `"${String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)).join(',')}}`;
+
+/** A value as text, as pg sends the service's values (numbers, strings, arrays of them, null; a Buffer as hex). */
+const asText = (v) => (v === null || v === undefined ? null : Buffer.isBuffer(v) ? { hex: v.toString('hex') }
+  : Array.isArray(v) ? arrayText(v) : v instanceof Date ? v.toISOString() : String(v));
 
 const file = process.env.BENCH_SQL_CAPTURE;
 if (!file) throw new Error('capture-sql.js: BENCH_SQL_CAPTURE is not set');
