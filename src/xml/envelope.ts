@@ -1,5 +1,6 @@
 import { SaxesParser } from 'saxes';
 import { errors, ServiceError } from '../errors';
+import { readSimpleXml, type XmlAttribute, type XmlEvents } from './simple-xml';
 import { SOAP_ENVELOPE_NS, XSI_NS, type SoapVersion } from './vocabulary';
 
 export const MAX_DEPTH = 32;
@@ -17,18 +18,12 @@ export interface SoapRequest {
   repeated: string[];
 }
 
-interface XmlAttribute {
-  local: string;
-  uri: string;
-  value: string;
-}
-
 /**
- * What one parse collects from the parser's events: the envelope's namespace must be one of
+ * What one parse collects from either reader's events: the envelope's namespace must be one of
  * the accepted versions' and gives the message its version, nesting is bounded, and the
  * operation is the first child of Body.
  */
-class EnvelopeCollector {
+class EnvelopeCollector implements XmlEvents {
   private depth = 0;
   /** The open element at depth 1 is the Body. */
   private inBody = false;
@@ -91,6 +86,10 @@ type Parser = SaxesParser<{ xmlns: true; position: false }>;
  * nesting is bounded, and the envelope must be of a version the Content-Type allows (the binding
  * says which); its namespace gives the message's version. Dispatch is by the first child of Body.
  *
+ * A plain envelope (nearly every request) is read by readSimpleXml, several times faster than
+ * saxes; anything it does not read (comments, CDATA, DTDs, odd names, any error) is parsed again
+ * by saxes, which decides as before.
+ *
  * One saxes parser, made once and reused (the SOAP binding owns a reader): a parse is synchronous,
  * so it never serves two requests at once, and making a parser (with its handlers) was a visible
  * share of a SOAP request's cost. After an error its state is unknown, so the next parse makes a
@@ -105,12 +104,16 @@ export class SoapEnvelopeReader {
    * hears the version as soon as the envelope's start tag is read, before anything else is refused.
    */
   read(xml: string, accepted: readonly SoapVersion[], onVersion?: (version: SoapVersion) => void): SoapRequest {
-    const c = new EnvelopeCollector(accepted, onVersion);
-    this.parse(xml, c);
+    let c = new EnvelopeCollector(accepted, onVersion);
+    if (!readSimpleXml(xml, c)) {
+      c = new EnvelopeCollector(accepted, onVersion);
+      this.parse(xml, c);
+    }
     if (!c.operation) throw errors.badRequest('The SOAP Body holds no operation element.');
     return { version: c.version!, operation: c.operation.local, operationNamespace: c.operation.uri, params: c.params, repeated: c.repeated };
   }
 
+  /** The full parse, with saxes. */
   private parse(xml: string, c: EnvelopeCollector): void {
     const parser = this.reusable ?? this.newParser();
     this.reusable = undefined;
