@@ -32,16 +32,20 @@ interface WaitOptions {
 export async function waitForServer(url: string, opts: WaitOptions): Promise<void> {
   const deadline = Date.now() + opts.timeoutMs;
   let waiting = false;
+  let previous: Error | undefined;
   for (;;) {
-    const left = deadline - Date.now();
-    const error = await connectError(url, Math.max(1, Math.min(opts.attemptMs, left)));
+    const budget = Math.max(1, Math.min(opts.attemptMs, deadline - Date.now()));
+    const error = await connectError(url, budget);
     if (!error || !STARTING.has(code(error))) {
       if (waiting) opts.report(error ? `the database at ${opts.where} answered` : `the database at ${opts.where} accepts connections`);
       return;
     }
     if (Date.now() >= deadline) {
-      throw new ServerWaitError(`the database at ${opts.where} did not accept a connection within ${seconds(opts.timeoutMs)}: ${describe(error)}`);
+      // An attempt the deadline cut short only ran out of time: the answer before it says what refused.
+      const shown = budget < opts.attemptMs && code(error) === 'ETIMEDOUT' && previous ? previous : error;
+      throw new ServerWaitError(`the database at ${opts.where} did not accept a connection within ${seconds(opts.timeoutMs)}: ${describe(shown)}`);
     }
+    previous = error;
     if (!waiting) {
       opts.report(`waiting up to ${seconds(opts.timeoutMs)} for the database at ${opts.where} to accept connections (${describe(error)}) ...`);
       waiting = true;
