@@ -17,6 +17,7 @@ import { createAccessLogger, createLogger, type Logger } from './log';
 import type { RunningServer } from './server';
 import { registerGenerateCommand } from './generate/command';
 import { registerCompareCommand } from './compare/command';
+import { isXsdInt } from './xsd/values';
 
 const { version } = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
 
@@ -268,7 +269,7 @@ function parseWorkers(v: string): number {
 
 function parseDevId(v: string): number {
   const n = Number(v.trim());
-  if (!/^\s*[+-]?\d+\s*$/.test(v) || n < -2147483648 || n > 2147483647) throw new InvalidArgumentError('a DevID is a 32-bit integer');
+  if (!/^\s*[+-]?\d+\s*$/.test(v) || !isXsdInt(n)) throw new InvalidArgumentError('a DevID is a 32-bit integer');
   return n;
 }
 

@@ -130,6 +130,7 @@ test('a bad setting or option stops the command in one line naming it and what i
     [['serve'], { DATABASE_URL: 'db.example.net:5432' }, 'svapi: DATABASE_URL: the value is not a postgres:// or postgresql:// URL (Postgres URL; unset = embedded PGlite database)'],
     [['serve', '--port', 'x'], {}, "error: option '-p, --port <port>' argument 'x' is invalid. a port is an integer 0..65535"],
     [['keys', 'revoke', 'abc'], {}, "error: command-argument value 'abc' is invalid for argument 'DevID'. a DevID is a 32-bit integer"],
+    [['keys', 'revoke', '2147483648'], {}, "error: command-argument value '2147483648' is invalid for argument 'DevID'. a DevID is a 32-bit integer"],
   ];
   const results = await Promise.all(cases.map(([args, extra]) => runCli(args, { ...env, ...extra })));
   for (const [i, [args, , line]] of cases.entries()) {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
+import { isXsdInt } from '../xsd/values';
 
 export interface DevKeyInfo {
   devId: number;
@@ -45,7 +46,7 @@ export async function revokeKey(knex: Knex, devId: number): Promise<RevokeResult
 
 /** The stored hash of an existing, unrevoked DevID's key; undefined for any other DevID. */
 export async function activeKeyHash(knex: Knex, devId: number): Promise<Buffer | undefined> {
-  if (!Number.isInteger(devId) || devId < -2147483648 || devId > 2147483647) return undefined;
+  if (!isXsdInt(devId)) return undefined;
   const row = await knex('dev_keys').where({ dev_id: devId }).whereNull('revoked_at').first('key_hash');
   return row ? row.key_hash : undefined;
 }

@@ -4,6 +4,7 @@ import cliProgress from 'cli-progress';
 import { exitCodeOf, runCompare } from './run';
 import { jsonReport, textReport } from './report';
 import type { Credential } from './calls';
+import { isXsdInt } from '../xsd/values';
 
 interface CompareCliOptions {
   svapi: string;
@@ -116,7 +117,7 @@ function parseUrl(v: string): string {
 
 function parseDevId(v: string): string {
   const n = Number(v);
-  if (!/^[+-]?\d+$/.test(v.trim()) || n < -2147483648 || n > 2147483647) throw new InvalidArgumentError('a DevID is a 32-bit integer');
+  if (!/^[+-]?\d+$/.test(v.trim()) || !isXsdInt(n)) throw new InvalidArgumentError('a DevID is a 32-bit integer');
   return v.trim();
 }
 

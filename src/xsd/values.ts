@@ -22,6 +22,11 @@ export function show(text: string): string {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }
 
+/** True for a number in XSD `int`'s range: an integer from -2^31 to 2^31 - 1 (a DevID). */
+export function isXsdInt(n: number): boolean {
+  return Number.isInteger(n) && n >= INT_MIN && n <= INT_MAX;
+}
+
 /** XSD `int`: optional sign, digits, surrounding whitespace; 32-bit signed range. */
 export function parseXsdInt(text: string): Parsed<number> {
   const m = INT_RE.exec(text);
