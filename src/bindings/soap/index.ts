@@ -95,7 +95,8 @@ function soapVersionOf(type: ContentType | undefined): SoapVersion | undefined {
 function soapAction(req: Req, contentTypeAction: string | undefined): string | undefined {
   const header = req.headers.soapaction;
   const raw = (Array.isArray(header) ? header[0] : header) ?? contentTypeAction;
-  const value = raw?.trim().replace(/^"(.*)"$/, '$1');
+  const trimmed = raw?.trim();
+  const value = trimmed && trimmed.length > 1 && trimmed[0] === '"' && trimmed.endsWith('"') ? trimmed.slice(1, -1) : trimmed;
   return value || undefined;
 }
 
