@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
 import { ConfigError, CONFIG_EXIT_CODE, loadDatabaseConfig } from './config';
-import type { ClientConfig } from 'pg';
 import { databaseLocation, knexConfig } from './db/connect';
-import { rememberSettings } from './db/own-client';
 import { requireCurrentSchema, SchemaNotCurrentError } from './db/migrate';
 import { migrationSource } from '../migrations';
 import { seedSource } from '../seeds';
@@ -36,11 +34,8 @@ export async function knexfile(env: NodeJS.ProcessEnv = process.env): Promise<Kn
         getSeed: async (name: string) => {
           const seed = await seedSource.getSeed(name);
           return {
-            seed: async (knex) => {
-              // The loader's COPY opens a connection of its own on these settings (db/own-client.ts).
-              rememberSettings(knex, settings.connection as ClientConfig);
-              return seed.seed(await schemaChecked(knex, where));
-            },
+            // The loader's COPY opens a connection of its own on the settings in knex.userParams.
+            seed: async (knex) => seed.seed(await schemaChecked(knex, where)),
           };
         },
       },

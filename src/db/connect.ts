@@ -5,8 +5,7 @@ import type { DatabaseConfig } from '../config';
 import { startEmbedded, type EmbeddedServer } from './embedded';
 import { currentTemplate } from './embedded-template';
 import { migrateLatest } from './migrate';
-import { endReadPool, offerReadPool } from './read-pool';
-import { rememberSettings } from './own-client';
+import { endReadPool, type ReadPoolParams } from './read-pool';
 import { createLogger } from '../log';
 
 export type Role = 'service' | 'admin';
@@ -131,49 +130,50 @@ const CLIENT_TIMEOUT_MARGIN_MS = 500;
  */
 export function createKnex(url: string, role: Role, config: DatabaseConfig, embedded: boolean): Knex {
   const settings = knexConfig(url, role, config, embedded);
-  const knex = knexFactory(settings);
-  rememberSettings(knex, settings.connection as PoolSettings);
   if (role === 'service') {
     const log = createLogger(config.LOG_LEVEL).child({ component: 'pg-pool' });
-    offerReadPool(knex, {
-      ...(settings.connection as PoolSettings),
+    const readPool: ReadPoolParams = {
       max: connectionsOf(config, embedded),
-    }, (e) => log.warn(`an idle database connection failed: ${e.message.split('\n')[0]}`));
+      onError: (e) => log.warn(`an idle database connection failed: ${e.message.split('\n')[0]}`),
+    };
+    settings.userParams = { ...settings.userParams, readPool };
   }
-  return knex;
+  return knexFactory(settings);
 }
-
-type PoolSettings = import('pg').PoolConfig;
 
 /** Connections a process may open for queries: PGlite's socket server takes 16 in all (db/embedded.ts). */
 const connectionsOf = (config: DatabaseConfig, embedded: boolean) => (embedded ? Math.min(config.SVAPI_DB_POOL_MAX, 8) : config.SVAPI_DB_POOL_MAX);
 
 /** The knex settings of a connection in `role` (also the knexfile's). */
-export function knexConfig(url: string, role: Role, config: DatabaseConfig, embedded: boolean): Knex.Config {
+export function knexConfig(url: string, role: Role, config: DatabaseConfig, embedded: boolean): Knex.Config & { userParams: Record<string, unknown> } {
   // PGlite is a single session behind a multiplexer: session settings would leak between
   // connections there, so read-only is enforced at the session level on real servers only.
   const options = role === 'service' && !embedded ? '-c default_transaction_read_only=on' : undefined;
+  const connection = {
+    connectionString: url,
+    options,
+    statement_timeout: role === 'service' ? config.SVAPI_DB_TIMEOUT_MS : undefined,
+    // Client-side bound as well: PGlite has no statement time-out at all, and a server that
+    // vanished without closing the connection never sends the cancellation. Half a second
+    // later than the server's own, so on a real server the statement is cancelled there first.
+    query_timeout: role === 'service' ? config.SVAPI_DB_TIMEOUT_MS + CLIENT_TIMEOUT_MARGIN_MS : undefined,
+    keepAlive: true,
+    connectionTimeoutMillis: config.SVAPI_DB_TIMEOUT_MS,
+    application_name: `svapi-${role}`,
+  };
   const settings: Knex.Config & { userParams: Record<string, unknown> } = {
     client: 'pg',
-    connection: {
-      connectionString: url,
-      options,
-      statement_timeout: role === 'service' ? config.SVAPI_DB_TIMEOUT_MS : undefined,
-      // Client-side bound as well: PGlite has no statement time-out at all, and a server that
-      // vanished without closing the connection never sends the cancellation. Half a second
-      // later than the server's own, so on a real server the statement is cancelled there first.
-      query_timeout: role === 'service' ? config.SVAPI_DB_TIMEOUT_MS + CLIENT_TIMEOUT_MARGIN_MS : undefined,
-      keepAlive: true,
-      connectionTimeoutMillis: config.SVAPI_DB_TIMEOUT_MS,
-      application_name: `svapi-${role}`,
-    },
+    connection,
     // The service reads on a pool of its own (createKnex): its knex opens no connection on a request's path.
     pool: { min: 0, max: role === 'service' ? 1 : connectionsOf(config, embedded) },
     // knex reports connection trouble itself (console by default): into the JSON log instead.
     log: knexLog(config, role),
-    // knex's public place for settings of one's own, read as knex.userParams by queries/statements.ts: PGlite is one session behind a multiplexer, where a statement
-    // prepared by name on one connection would collide with the same name from another.
-    userParams: { namedStatements: !embedded && config.SVAPI_DB_NAMED_STATEMENTS },
+    // knex's public place for settings of one's own, read as knex.userParams: the connection
+    // settings, for the reads' pool and the loader's COPY client (own-client.ts); and whether
+    // statements are prepared by name (queries/statements.ts). PGlite is one session behind a
+    // multiplexer, where a statement prepared by name on one connection would collide with the
+    // same name from another.
+    userParams: { connection, namedStatements: !embedded && config.SVAPI_DB_NAMED_STATEMENTS },
     // The service waits no longer for a connection than for a statement: with the database
     // down a request is ServiceUnavailable after about SVAPI_DB_TIMEOUT_MS, never hangs.
     acquireConnectionTimeout: role === 'service' ? config.SVAPI_DB_TIMEOUT_MS : Math.max(config.SVAPI_DB_TIMEOUT_MS, 10_000),

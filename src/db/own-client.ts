@@ -1,11 +1,11 @@
 import type { Knex } from 'knex';
 import { Client, type ClientConfig } from 'pg';
 
-const settingsOf = new WeakMap<Knex, ClientConfig>();
-
-/** Called by createKnex: the pg settings of its connections, for ownClient. */
-export function rememberSettings(knex: Knex, settings: ClientConfig): void {
-  settingsOf.set(knex, settings);
+/** The pg settings of `knex`'s connections, which knexConfig also keeps in its userParams. */
+export function connectionSettings(knex: Knex): ClientConfig {
+  const settings = (knex.userParams as { connection?: ClientConfig }).connection;
+  if (!settings) throw new Error('no connection settings: the knex was not configured by knexConfig');
+  return settings;
 }
 
 /**
@@ -14,9 +14,7 @@ export function rememberSettings(knex: Knex, settings: ClientConfig): void {
  * transaction (knex.transaction's `connection` option runs the transaction on it).
  */
 export async function ownClient(knex: Knex): Promise<Client> {
-  const settings = settingsOf.get(knex);
-  if (!settings) throw new Error('no connection settings: the knex was not made by createKnex');
-  const client = new Client(settings);
+  const client = new Client(connectionSettings(knex));
   // A connection that fails fails the statement running on it; unheard, the event would end the process.
   client.on('error', () => {});
   await client.connect();

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { Pool, type PoolConfig } from 'pg';
+import { Pool } from 'pg';
+import { connectionSettings } from './own-client';
 
 /**
  * The service's reads (queries/statements.ts: the operations' reads, key lookups, the readiness
@@ -9,40 +10,39 @@ import { Pool, type PoolConfig } from 'pg';
  * whose statement failed, a client-side time-out included, instead of handing it to the next
  * request; and it reports its figures (totalCount, idleCount, waitingCount) publicly.
  *
- * createKnex offers the pool's settings with the knex it makes for the service; the pool is made
- * on the first read, so a process that never reads (the cluster primary, the CLI) opens none.
+ * createKnex puts the pool's size and error handler in the userParams of the knex it makes for the
+ * service, beside its connection settings; the pool is made on the first read, so a process that
+ * never reads (the cluster primary, the CLI) opens none.
  */
-interface Offer {
-  settings: PoolConfig & { max: number };
+export interface ReadPoolParams {
+  max: number;
   onError: (e: Error) => void;
 }
 
-const offers = new WeakMap<Knex, Offer>();
 const pools = new WeakMap<Knex, Pool>();
 
-export function offerReadPool(knex: Knex, settings: Offer['settings'], onError: Offer['onError']): void {
-  offers.set(knex, { settings, onError });
+function paramsOf(knex: Knex): ReadPoolParams {
+  const params = (knex.userParams as { readPool?: ReadPoolParams }).readPool;
+  if (!params) throw new Error('no read pool: the knex was not made by createKnex for the service role');
+  return params;
 }
 
 /** The reads' pool of `knex` (a knex createKnex made for the service role). */
 export function readPool(knex: Knex): Pool {
   let pool = pools.get(knex);
   if (pool) return pool;
-  const offer = offers.get(knex);
-  if (!offer) throw new Error('no read pool: the knex was not made by createKnex for the service role');
+  const { max, onError } = paramsOf(knex);
   // allowExitOnIdle: a pool left open (a test's knex destroyed without it) never keeps the process alive.
-  pool = new Pool({ ...offer.settings, allowExitOnIdle: true });
+  pool = new Pool({ ...connectionSettings(knex), max, allowExitOnIdle: true });
   // An idle connection that fails (the server restarted) leaves the pool; the next read opens another.
-  pool.on('error', offer.onError);
+  pool.on('error', onError);
   pools.set(knex, pool);
   return pool;
 }
 
 /** Connections the reads of `knex` may open at once: what the DbQueue hands out as slots. */
 export function readPoolMax(knex: Knex): number {
-  const offer = offers.get(knex);
-  if (!offer) throw new Error('no read pool: the knex was not made by createKnex for the service role');
-  return offer.settings.max;
+  return paramsOf(knex).max;
 }
 
 /** The reads' pool in figures; all zero before the first read and after endReadPool. */
