@@ -163,10 +163,12 @@ export class LeasedCounter implements Counter {
     lease.spent = t.granted === 0;
   }
 
-  /** Leases whose window has ended are dropped at most once a window. */
+  /** Leases whose window has ended are dropped at most once a window, and the keys that met. */
   private sweep(now: number): void {
     if (now < this.sweepAt) return;
     this.sweepAt = now + this.windowMs;
     for (const [key, l] of this.leases) if (l.endsAt <= now) this.leases.delete(key);
+    // A meeting not yet followed by a take (the take under way served them all) is forgotten too.
+    this.met.clear();
   }
 }
