@@ -53,6 +53,10 @@ export async function runPrimary(config: Config, requested: number, logger: Logg
   let listening = 0;
   let failed = false;
   const listened = new WeakSet<Worker>();
+  // Fixed at the first fork. With round-robin the primary hands each new connection to a worker
+  // and waits for that worker's event loop to take it before the next: under load a burst of new
+  // connections (and /healthz behind them) waited seconds there (README: Overload).
+  cluster.schedulingPolicy = config.SVAPI_CLUSTER_SCHEDULING === 'rr' ? cluster.SCHED_RR : cluster.SCHED_NONE;
   const fork = () => cluster.fork(env);
 
   cluster.on('listening', (worker, address: AddressInfo | { port: number; address: string | null }) => {

@@ -107,7 +107,7 @@ export function createMetrics(knex: Knex, cache?: ResultCache, sources: MetricSo
     gauge('svapi_requests_in_flight', 'Operation calls being worked on', () => limit.inFlight);
     gauge('svapi_max_in_flight', 'Hard ceiling on operation calls worked on at once (SVAPI_MAX_IN_FLIGHT)', () => limit.max);
     gauge('svapi_db_queue_waiting', 'Operation calls waiting for a database connection', () => dbQueue.waiting);
-    gauge('svapi_event_loop_delay_seconds', 'Mean event-loop delay over the last 250 ms reading (the most of any worker)', () => loop.delayMs / 1000, 'max');
+    gauge('svapi_event_loop_delay_seconds', 'Longest event-loop delay in the last 250 ms reading (the most of any worker)', () => loop.delayMs / 1000, 'max');
     new client.Counter({
       name: 'svapi_overload_refused_total',
       help: 'Operation calls refused with ServiceUnavailable for overload, by reason: event-loop (the loop is late), database-wait (waiting for a connection would make the call late), ceiling (SVAPI_MAX_IN_FLIGHT)',

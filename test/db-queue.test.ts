@@ -2,7 +2,8 @@
 // refuses only once the queue stands (the shortest wait of an interval above the target), and no
 // call waits beyond 5 x the target. Driven by a clock of the test's own (jest's fake timers).
 
-import { DatabaseWaitTooLong, DbQueue } from '../src/pipeline/db-queue';
+import { EventEmitter } from 'node:events';
+import { CallerGone, DatabaseWaitTooLong, DbQueue, type CallerConnection } from '../src/pipeline/db-queue';
 
 const TARGET = 100;
 beforeEach(() => jest.useFakeTimers({ now: 1_000_000 }));
@@ -12,20 +13,27 @@ function queue(slots = 2) {
   return new DbQueue({ slots, targetMs: TARGET }, undefined, () => Date.now());
 }
 
-/** An entered call: its slot's release once granted, or the refusal. */
-function enter(q: DbQueue) {
-  const state: { release?: () => void; refused?: unknown } = {};
-  const got = q.enter();
-  if (got instanceof Promise) got.then((r) => { state.release = r; }, (e: unknown) => { state.refused = e; });
-  else state.release = got;
+interface Entered { release?: () => void; refused?: unknown }
+
+/** An entered call: its slot's release once granted (a turn of promises later), or the refusal. */
+function enter(q: DbQueue, arrived?: number, caller?: CallerConnection): Entered {
+  const state: Entered = {};
+  q.enter(arrived, caller).then((r) => { state.release = r; }, (e: unknown) => { state.refused = e; });
   return state;
 }
 
 const settle = () => Promise.resolve().then(() => Promise.resolve());
 
+/** Calls entered now, once their promises have settled. */
+async function entered(q: DbQueue, n: number): Promise<Entered[]> {
+  const calls = Array.from({ length: n }, () => enter(q));
+  await settle();
+  return calls;
+}
+
 test('a free slot is given at once; beyond the slots calls wait in order and get the slots as they free', async () => {
   const q = queue(2);
-  const calls = [enter(q), enter(q), enter(q), enter(q)];
+  const calls = await entered(q, 4);
   expect(calls.map((c) => Boolean(c.release))).toEqual([true, true, false, false]);
   expect(q.waiting).toBe(2);
   calls[1].release!();
@@ -50,6 +58,7 @@ test('a burst that drains within an interval is served whole, though its calls w
   // Every 60 ms a slot frees: the last of the burst waits 240 ms, more than twice the target.
   for (let i = 0; i < 8; i++) {
     jest.advanceTimersByTime(60);
+    await settle();
     releaseOldest(calls, done);
     await settle();
   }
@@ -66,6 +75,7 @@ test('a standing queue (no call through within the target for an interval): late
   for (let t = 0; t < 20; t++) {
     calls.push(enter(q), enter(q));
     jest.advanceTimersByTime(150);
+    await settle();
     releaseOldest(calls, done);
     await settle();
   }
@@ -80,8 +90,7 @@ test('a standing queue (no call through within the target for an interval): late
 
 test('with the database not answering, a waiting call is refused after 5 x the target, not before', async () => {
   const q = queue(1);
-  enter(q);
-  const waiting = enter(q);
+  const [, waiting] = await entered(q, 2);
   jest.advanceTimersByTime(5 * TARGET - 1);
   await settle();
   expect(waiting.refused).toBeUndefined();
@@ -102,21 +111,17 @@ test('once the queue empties, the next interval is not overloaded: calls are ser
   holder.release!();
   jest.advanceTimersByTime(25 * TARGET);
   const next = enter(q);
+  await settle();
   expect(next.release).toBeDefined();
   expect(q.overloaded).toBe(false);
 });
 
 test('while the queue stands, a call\'s time counts from its arrival; otherwise from entering the queue; a free slot is given however late', async () => {
   const q = queue(1);
-  const arrived = (ago: number) => {
-    const state: { release?: () => void; refused?: unknown } = {};
-    const got = q.enter(Date.now() - ago);
-    if (got instanceof Promise) got.then((r) => { state.release = r; }, (e: unknown) => { state.refused = e; });
-    else state.release = got;
-    return state;
-  };
+  const arrived = (ago: number) => enter(q, Date.now() - ago);
   // Not overloaded: a call that arrived 4 targets ago waits as long as a fresh one.
   const holder = arrived(0);
+  await settle();
   // The next interval (the holder's slot came at once in this one).
   jest.advanceTimersByTime(5 * TARGET);
   const calm = arrived(4 * TARGET);
@@ -141,14 +146,16 @@ test('while the queue stands, a call\'s time counts from its arrival; otherwise 
   expect(fresh.release).toBeDefined();
   fresh.release!();
   // A free slot: given at once, whenever the call arrived.
-  expect(arrived(10 * TARGET).release).toBeDefined();
+  const latest = arrived(10 * TARGET);
+  await settle();
+  expect(latest.release).toBeDefined();
   expect(q.refused).toBe(1);
 });
 
 /** Calls that each hold the only slot for `ms`, one after another: the queue learns how long a call holds it. */
-function holdInTurn(q: DbQueue, times: number, ms: number) {
+async function holdInTurn(q: DbQueue, times: number, ms: number) {
   for (let i = 0; i < times; i++) {
-    const call = enter(q);
+    const [call] = await entered(q, 1);
     jest.advanceTimersByTime(ms);
     call.release!();
   }
@@ -157,9 +164,9 @@ function holdInTurn(q: DbQueue, times: number, ms: number) {
 test('a call that would wait beyond its deadline, at the time calls lately held a slot, is refused at once and counted', async () => {
   let counted = 0;
   const q = new DbQueue({ slots: 2, targetMs: TARGET }, () => counted++, () => Date.now());
-  holdInTurn(q, 6, 300); // calls hold a slot about 140 ms on average now
+  await holdInTurn(q, 6, 300); // calls hold a slot about 140 ms on average now
   expect(q.overloaded).toBe(false);
-  const holders = [enter(q), enter(q)];
+  const holders = await entered(q, 2);
   // Over two slots, seven waiters ahead wait about 7 / 2 x 140 ms, within the deadline (5 x 100 ms); an eighth would not be served in time.
   const waiters = Array.from({ length: 7 }, () => enter(q));
   await settle();
@@ -175,7 +182,7 @@ test('a call that would wait beyond its deadline, at the time calls lately held 
 
 test('while the queue stands, a freed slot does not go to a call that has already waited more than twice the target: it is refused then', async () => {
   const q = queue(1);
-  const holder = enter(q);
+  const [holder] = await entered(q, 1);
   jest.advanceTimersByTime(800);
   const first = enter(q); // waits out its deadline: no call gets through within the interval
   jest.advanceTimersByTime(300);
@@ -196,11 +203,9 @@ test('while the queue stands, a freed slot does not go to a call that has alread
 test('more than a thousand waiting calls get the slot in order of arrival', async () => {
   const q = queue(1);
   const order: number[] = [];
-  const first = enter(q);
+  const [first] = await entered(q, 1);
   const got = Array.from({ length: 2_500 }, (_, i) => {
-    const call = q.enter();
-    if (!(call instanceof Promise)) throw new Error('the slot is taken: the call should wait');
-    return call.then((release) => {
+    return q.enter().then((release) => {
       order.push(i);
       return release;
     });
@@ -209,4 +214,63 @@ test('more than a thousand waiting calls get the slot in order of arrival', asyn
   for (const call of got) (await call)();
   expect(order).toEqual(Array.from({ length: 2_500 }, (_, i) => i));
   expect(q.waiting).toBe(0);
+});
+
+/** A caller's connection as the http server gives it (an http.ServerResponse emits 'close' once). */
+function connection() {
+  const emitter = new EventEmitter();
+  const caller = Object.assign(emitter, { destroyed: false }) as EventEmitter & { destroyed: boolean };
+  return { caller: caller as CallerConnection, close: () => { caller.destroyed = true; caller.emit('close'); } };
+}
+
+test('a waiting call whose client closes leaves the queue: not refused, not served; the calls behind it move up', async () => {
+  const q = queue(1);
+  const [holder] = await entered(q, 1);
+  const gone = connection();
+  const leaving = enter(q, undefined, gone.caller);
+  const behind = enter(q, undefined, connection().caller);
+  await settle();
+  expect(q.waiting).toBe(2);
+  gone.close();
+  await settle();
+  expect(leaving.refused).toBeInstanceOf(CallerGone);
+  expect(q.waiting).toBe(1);
+  expect(q.refused).toBe(0);
+  holder.release!();
+  await settle();
+  expect(behind.release).toBeDefined();
+  expect(leaving.release).toBeUndefined();
+  // Its deadline passes later: nothing more happens to it.
+  jest.advanceTimersByTime(10 * TARGET);
+  await settle();
+  expect([q.refused, q.waiting]).toEqual([0, 0]);
+  // A caller already gone gets no slot, free or not.
+  behind.release!();
+  const closed = connection();
+  closed.close();
+  const late = enter(q, undefined, closed.caller);
+  await settle();
+  expect(late.refused).toBeInstanceOf(CallerGone);
+  const next = enter(q);
+  await settle();
+  expect(next.release).toBeDefined();
+});
+
+test('a call is too late for its answer only while the queue stands and past its deadline (5 x the target from its arrival)', async () => {
+  const q = queue(1);
+  const [holder] = await entered(q, 1);
+  const start = Date.now();
+  jest.advanceTimersByTime(8 * TARGET);
+  // Not overloaded: the holder got its slot at once in the last interval.
+  expect(q.lateForAnswer(start)).toBe(false);
+  enter(q); // waits out its deadline
+  jest.advanceTimersByTime(3 * TARGET);
+  enter(q);
+  jest.advanceTimersByTime(2 * TARGET);
+  await settle();
+  expect(q.overloaded).toBe(true);
+  expect(q.lateForAnswer(Date.now() - 5 * TARGET - 1)).toBe(true);
+  expect(q.lateForAnswer(Date.now() - 5 * TARGET + 1)).toBe(false);
+  expect(q.lateForAnswer(undefined)).toBe(false);
+  holder.release!();
 });

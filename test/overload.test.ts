@@ -1,6 +1,7 @@
 // Overload: a call is refused with ServiceUnavailable and Retry-After, on every binding, when
 // - the process works on SVAPI_MAX_IN_FLIGHT calls (the hard ceiling), before its body is read;
 // - it has waited for a database connection until its deadline (5 x SVAPI_QUEUE_TARGET_MS);
+//   a call whose client closes meanwhile leaves the queue instead (Aborted, not refused);
 // - the event loop is overloaded (at the default SVAPI_MAX_EVENT_LOOP_DELAY_MS), before its body is read.
 // The calls in flight are not disturbed, and once the overload ends calls are served again. Calls
 // are held by a database that stops answering (a frozen TCP proxy) and then resumes.
@@ -137,6 +138,35 @@ test('a call waiting for a database connection is answered ServiceUnavailable at
     await expectServing(two.url);
     expect(two.log.filter((l) => (l.level as number) >= 40).map((l) => [l.msg, l.reason]))
       .toEqual([['overloaded: refusing operation calls with ServiceUnavailable', 'database-wait']]);
+  } finally {
+    proxy.resume();
+    await two.close();
+  }
+}, 30_000);
+
+test('a call whose client closes while it waits for a database connection leaves the queue: Aborted, not refused', async () => {
+  // A deadline of 50 s: only the client's leaving can take the call out of the queue in this test.
+  const two = await serveOver(served.db, { SVAPI_DB_POOL_MAX: '2', SVAPI_CACHE_MB: '0', SVAPI_KEY_CACHE_MS: '5000', SVAPI_DB_TIMEOUT_MS: '60000', SVAPI_QUEUE_TARGET_MS: '10000' }, { databaseUrl: proxy.urlFor(served.db.url), captureLog: true });
+  try {
+    await expectServing(two.url);
+    proxy.freeze();
+    const held = [call(two.url, 'get', WEAPONS, 'GetWeapons', params('b')), call(two.url, 'get', WEAPONS, 'GetWeapons', params('c'))];
+    await until('two calls in flight', async () => (await metric('svapi_requests_in_flight', {}, two.url)) === 2, 10_000);
+    const leaving = new AbortController();
+    const left = fetch(`${two.url}${WEAPONS}/GetWeapons?DevID=${key.devId}&DevKey=${encodeURIComponent(key.devKey)}&SearchWord=leaving`, { signal: leaving.signal })
+      .then(() => 'answered', () => 'aborted');
+    await until('a call waiting for a connection', async () => (await metric('svapi_db_queue_waiting', {}, two.url)) === 1, 10_000);
+    leaving.abort();
+    expect(await left).toBe('aborted');
+    await until('the queue empty again', async () => (await metric('svapi_db_queue_waiting', {}, two.url)) === 0, 5_000);
+    expect(await metric('svapi_requests_in_flight', {}, two.url)).toBe(2);
+    proxy.resume();
+    expect((await Promise.all(held)).map((a) => a.status)).toEqual([200, 200]);
+    // Not a refusal for overload: the caller left.
+    expect(await metric('svapi_overload_refused_total', {}, two.url)).toBe(0);
+    expect(await metric('svapi_requests_total', { operation: 'GetWeapons', outcome: 'Aborted' }, two.url)).toBe(1);
+    expect(two.log.filter((l) => l.msg === 'request' && l.outcome === 'Aborted').length).toBe(1);
+    expect(two.log.filter((l) => (l.level as number) >= 40)).toEqual([]);
   } finally {
     proxy.resume();
     await two.close();

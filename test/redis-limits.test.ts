@@ -8,7 +8,7 @@ import { freshDatabase, type TestDatabase } from './support/db';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
 import { metricSum, tally } from './support/limits';
 import { readError } from './support/bindings';
-import { MAX_LEASE } from '../src/auth/leases';
+import { mostHeld } from '../src/auth/leases';
 import { eventually } from './support/wait';
 import { RedisServer, redisServerInstalled } from './support/redis-server';
 import { inCi, need } from './support/needs';
@@ -65,7 +65,7 @@ function defineTests() {
     expect(await tally([a.url, b.url], 150, key, { 'X-Forwarded-For': '198.51.100.1' })).toEqual({ OK: 100, RateLimited: 50 });
   });
 
-  test('under concurrent load over both instances (4 processes taking leases): never more than the limit answered in the window, and at most 3 leases short of it', async () => {
+  test('under concurrent load over both instances (4 processes taking leases): never more than the limit answered in the window, and at most 3 x mostHeld short of it', async () => {
     expect(await bothShared()).toBe(true);
     const key = await createKey(db.knex, 'concurrent');
     const counts: Record<string, number> = {};
@@ -83,9 +83,10 @@ function defineTests() {
     }));
     expect(Object.keys(counts).sort()).toEqual(['OK', 'RateLimited']);
     // README (Deployment and scaling, Limits): the shared count gives no point beyond the limit in
-    // a window; a process may hold up to MAX_LEASE (10) unused points that others cannot use.
+    // a window; each of the three processes a key's last requests did not reach may hold up to
+    // mostHeld(100) = 15 points unused.
     expect(counts.OK).toBeLessThanOrEqual(100);
-    expect(counts.OK).toBeGreaterThanOrEqual(100 - 3 * MAX_LEASE);
+    expect(counts.OK).toBeGreaterThanOrEqual(100 - 3 * mostHeld(100));
   });
 
   test('failures at one instance block the address at the other, a correct key included', async () => {
@@ -115,7 +116,8 @@ function defineTests() {
     await redis.start();
     expect(await bothShared()).toBe(true);
     expect(await eventually(async () => /^ready\nlimits: shared in Redis since /.test((await readyz(a)).body))).toBe(true);
-    expect(logged('Redis answers again: limits are shared again').length).toBe(4);
+    // Each worker logs it as its own PING is answered; /metrics may say so a moment before the line is read.
+    expect(await eventually(async () => logged('Redis answers again: limits are shared again').length === 4)).toBe(true);
     const after = await createKey(db.knex, 'after the outage');
     expect(await tally([a.url, b.url], 150, after)).toEqual({ OK: 100, RateLimited: 50 });
   });
@@ -125,8 +127,10 @@ function defineTests() {
     redis.pause();
     try {
       // Without the time-out these would wait as long as Redis is frozen. Three misses in a row
-      // switch a worker to its host's counts: 8 requests per instance reach both workers' third.
-      for (let i = 0; i < 8; i++) {
+      // switch a worker to its host's counts; each worker accepts its own connections, so requests
+      // go on (up to 40 per instance) until both of b's workers have switched.
+      const bSwitched = () => b.log.filter((l) => l.reason === 'no answer within 250 ms').length === 2;
+      for (let i = 0; i < 40 && (i < 8 || !bSwitched()); i++) {
         const started = Date.now();
         expect(await tally([a.url, b.url], 2, key)).toEqual({ OK: 2 });
         expect(Date.now() - started).toBeLessThan(2_000);

@@ -1,15 +1,25 @@
 import { WindowCounts, type SharedCounts, type Taken } from './window-counts';
 
-/** The most points a process takes from the shared count at once, until requests outrun its leases. */
-export const MAX_LEASE = 10;
+/** A key's first lease in a window: one point, so requests that never meet in a process are counted exactly. */
+export const FIRST_LEASE = 1;
 /**
- * The most a lease grows to for a key whose requests outran its leases (each time they had to wait
- * for the shared count, the next lease may be twice as large), still never more than a tenth of
- * what the window has left.
+ * The most a lease grows to for a key whose requests meet in a process (each time two or more
+ * waited for points at once, the next lease may be twice as large), still never more than a
+ * tenth of what the window has left.
  */
 export const MAX_GROWN_LEASE = 1000;
 /** A lease is at most this share of what the window still has, so leases shrink to one point near the limit. */
-const LEASE_SHARE = 10;
+export const LEASE_SHARE = 10;
+
+/**
+ * The most points of a key's window one process can hold unused (README: Deployment and scaling,
+ * "Limits"): a lease brings at most a tenth of what the window has left (at least one point), and
+ * the next is taken in the background only once at most half of the last is left.
+ */
+export function mostHeld(limit: number): number {
+  const lease = Math.floor(limit / LEASE_SHARE);
+  return Math.floor(lease / 2) + Math.max(FIRST_LEASE, lease);
+}
 
 /** Thrown when the key's window has no point left: RateLimited until it ends. */
 export class LimitExceeded extends Error {
@@ -40,23 +50,24 @@ interface Lease {
   remaining: number;
   /** Points asked for in the last take. */
   asked: number;
-  /** The most the next take asks for: MAX_LEASE, doubled each time requests had to wait for a take. */
+  /** What the next take asks for (unless more requests wait): FIRST_LEASE, doubled each time requests met. */
   size: number;
-  /** A request found no point at hand since the last take began. */
-  outran: boolean;
   /** The shared count gave nothing: the window is used up. */
   spent: boolean;
 }
 
 /**
- * A limit whose count is shared (the cluster primary, Redis) without a round trip per request:
- * a process takes points in small batches (leases) and uses them locally. A lease is a tenth of
- * what the shared window still has, at most MAX_LEASE points (more for a key whose requests
- * outrun its leases: see take; or one for each request already waiting for that key when more
- * wait, and they use them as it comes) and at least one, so near the limit
- * every request is counted in the shared count itself, and the shared count never gives more
- * points than the limit in a window. When half a lease is used, the next is taken in the
- * background: a steady stream of requests does not wait for the shared count. `exact` counts
+ * A limit whose count is shared (the cluster primary, Redis) without a round trip per request
+ * where requests come together: a process takes points in batches (leases) and uses them locally.
+ * A key's first lease in a window is one point, and so is every next one while the key's requests
+ * come one at a time to this process: such requests are each counted in the shared count, exactly
+ * (150 requests in turn at a limit of 100 get exactly 100 answers, however the processes share
+ * them). When two or more of the key's requests wait for points at once (they meet), the next
+ * lease is twice as large (up to MAX_GROWN_LEASE), or one point for each request waiting if more
+ * wait; never more than a tenth of what the window still has, and at least one, so near the limit
+ * every request is counted in the shared count itself. The shared count never gives more points
+ * than the limit in a window. When half a lease of two or more is used, the next is taken in the
+ * background: a busy key's stream of requests does not wait for the shared count. `exact` counts
  * every point in the shared count (leases of one, taken when needed). Over this process's own
  * memory (WindowCounts, `--workers 1`) every point is counted at once, exactly.
  */
@@ -65,6 +76,8 @@ export class LeasedCounter implements Counter {
   private readonly taking = new Map<string, Promise<void>>();
   /** Requests waiting in `consume`, by key: a take brings a point for each of them. */
   private readonly waiting = new Map<string, number>();
+  /** Keys whose requests met (two or more waited at once) since their last take began. */
+  private readonly met = new Set<string>();
   private sweepAt = 0;
 
   constructor(private readonly counts: SharedCounts, private readonly limit: number, private readonly windowMs: number, private readonly exact = false) {}
@@ -93,9 +106,11 @@ export class LeasedCounter implements Counter {
     // Each round either uses a point, or learns that none is left (consumeNow throws): points a
     // take brings may go to other requests waiting for the same key, then this one asks again.
     if (this.consumeNow(key)) return;
-    this.waiting.set(key, (this.waiting.get(key) ?? 0) + 1);
+    const waiting = (this.waiting.get(key) ?? 0) + 1;
+    this.waiting.set(key, waiting);
+    if (waiting > 1) this.met.add(key);
     try {
-      do await this.take(key, true);
+      do await this.take(key);
       while (!this.consumeNow(key));
     } finally {
       const n = this.waiting.get(key)! - 1;
@@ -109,26 +124,22 @@ export class LeasedCounter implements Counter {
   }
 
   /**
-   * One take at a time per key; requests that need it wait for the same one. `waited`: a request
-   * found no point at hand in a lease of this window, so the requests outran the leases: the
-   * next take asks for twice as much (up to MAX_GROWN_LEASE). At 64 connections on cached
-   * answers, leases of 10 points meant several round trips to the cluster primary for every turn
-   * of the event loop: a fifth of a worker's CPU went into the messages, and requests waited for
-   * a busy primary.
+   * One take at a time per key; requests that need it wait for the same one. A key whose requests
+   * met since the last take gets a lease twice as large (up to MAX_GROWN_LEASE). At 64
+   * connections on cached answers, leases of 10 points meant several round trips to the cluster
+   * primary for every turn of the event loop: a fifth of a worker's CPU went into the messages,
+   * and requests waited for a busy primary. Sequential requests never meet: their leases stay at
+   * one point, and every one is counted in the shared count.
    */
-  private take(key: string, waited = false): Promise<void> {
+  private take(key: string): Promise<void> {
+    let taking = this.taking.get(key);
+    if (taking) return taking;
     const now = Date.now();
     const lease = this.leases.get(key);
     const current = lease && lease.endsAt > now ? lease : undefined;
-    if (waited && current) current.outran = true;
-    let taking = this.taking.get(key);
-    if (taking) return taking;
     const remaining = current ? current.remaining : this.limit;
-    let size = current?.size ?? MAX_LEASE;
-    if (current?.outran) {
-      size = Math.min(MAX_GROWN_LEASE, size * 2);
-      current.outran = false;
-    }
+    let size = current?.size ?? FIRST_LEASE;
+    if (this.met.delete(key)) size = Math.min(MAX_GROWN_LEASE, size * 2);
     // A burst of requests waiting for one key (hundreds at once under load) is served by one take.
     const want = this.exact ? 1 : Math.max(1, Math.min(Math.max(size, this.waiting.get(key) ?? 0), Math.floor(remaining / LEASE_SHARE)));
     taking = this.counts.take(key, want, this.limit).then((t) => this.keep(key, t, want, size)).finally(() => this.taking.delete(key));
@@ -141,7 +152,7 @@ export class LeasedCounter implements Counter {
     let lease = this.leases.get(key);
     if (!lease || lease.endsAt <= now) {
       this.sweep(now);
-      lease = { points: 0, endsAt: 0, remaining: 0, asked, size: MAX_LEASE, outran: false, spent: false };
+      lease = { points: 0, endsAt: 0, remaining: 0, asked, size: FIRST_LEASE, spent: false };
       this.leases.set(key, lease);
     }
     lease.size = size;
@@ -152,10 +163,12 @@ export class LeasedCounter implements Counter {
     lease.spent = t.granted === 0;
   }
 
-  /** Leases whose window has ended are dropped at most once a window. */
+  /** Leases whose window has ended are dropped at most once a window, and the keys that met. */
   private sweep(now: number): void {
     if (now < this.sweepAt) return;
     this.sweepAt = now + this.windowMs;
     for (const [key, l] of this.leases) if (l.endsAt <= now) this.leases.delete(key);
+    // A meeting not yet followed by a take (the take under way served them all) is forgotten too.
+    this.met.clear();
   }
 }

@@ -9,6 +9,15 @@ const HOLD_WEIGHT = 0.1;
 /** Thrown (through the promise) to a call that waited, or would wait, too long for a database connection. */
 export class DatabaseWaitTooLong extends Error {}
 
+/** Thrown (through the promise) to a call whose client closed its connection before it got one: nothing is answered. */
+export class CallerGone extends Error {}
+
+/** A call's connection as the queue watches it (an http.ServerResponse): closed, and when it closes. */
+export interface CallerConnection {
+  readonly destroyed: boolean;
+  once(event: 'close', listener: () => void): unknown;
+}
+
 export interface DbQueueSettings {
   /** Connections the calls share (SVAPI_DB_POOL_MAX): more calls than this wait here. */
   slots: number;
@@ -17,6 +26,8 @@ export interface DbQueueSettings {
 }
 
 interface Waiter {
+  /** Granted, refused or gone: still in the array until the head passes it. */
+  settled: boolean;
   since: number;
   /** When the call arrived (its request's start): no call is kept beyond maxWait from then. */
   arrived: number;
@@ -39,7 +50,10 @@ interface Waiter {
  *   or at once when the waiters ahead of it, at the recent time a call holds a slot, would make
  *   it wait longer than that (twice the target while overloaded);
  * - while overloaded, a call's wait counts from its arrival (its request's start), so the time it
- *   spent before the queue (reading and checking the request, slower under overload) counts too.
+ *   spent before the queue (reading and checking the request, slower under overload) counts too;
+ *   and a call whose query ends past its deadline is not answered (lateForAnswer): rendering and
+ *   sending an answer its caller has given up on would take the CPU from calls still in time;
+ * - a call whose client closes its connection while it waits leaves the queue (CallerGone).
  * A free slot is given at once, however late the call.
  * A burst that drains within an interval is served whole, however long the queue grew.
  */
@@ -49,6 +63,8 @@ export class DbQueue {
   private inUse = 0;
   private readonly queue: Waiter[] = [];
   private head = 0;
+  /** Waiters in `queue` past `head` that are settled (refused at their deadline, or gone). */
+  private settledInQueue = 0;
   private readonly intervalMs: number;
   private readonly sloughMs: number;
   private readonly maxWaitMs: number;
@@ -67,7 +83,7 @@ export class DbQueue {
 
   /** Calls waiting for a slot now. */
   get waiting(): number {
-    return this.queue.length - this.head;
+    return this.queue.length - this.head - this.settledInQueue;
   }
 
   get overloaded(): boolean {
@@ -76,32 +92,57 @@ export class DbQueue {
   }
 
   /**
-   * A slot: the function given releases it (once). At once when one is free (no promise, no
-   * waiting); else a promise that rejects with DatabaseWaitTooLong when waiting would make the
-   * call late. `arrived`: when the call's request started (this clock; default now).
+   * A slot: the promise gives the function that releases it (once), at once when one is free;
+   * it rejects with DatabaseWaitTooLong when waiting would make the call late, and with
+   * CallerGone when `caller` has closed (before or while it waits). `arrived`: when the call's
+   * request started (this clock; default now).
    */
-  enter(arrived?: number): (() => void) | Promise<() => void> {
+  enter(arrived?: number, caller?: CallerConnection): Promise<() => void> {
+    if (caller?.destroyed) return Promise.reject(new CallerGone('the caller closed its connection'));
     const now = this.now();
     this.roll(now);
     if (this.inUse < this.settings.slots && this.waiting === 0) {
       this.granted(0);
-      return this.releaser();
+      return Promise.resolve(this.releaser());
     }
     // While the queue stands, a call's time counts from its arrival: under overload the time
     // before the queue (reading the request, its credentials) grows too, and is not waited again.
     const before = arrived === undefined || !this.overloadedNow ? 0 : Math.max(0, now - arrived);
     // Waiting would make it late: refused now rather than after the wait.
     const expected = before + ((this.waiting + 1) / this.settings.slots) * this.holdMs;
-    if (expected > (this.overloadedNow ? this.sloughMs : this.maxWaitMs)) {
-      this.refused++;
-      this.onRefuse();
-      return Promise.reject(new DatabaseWaitTooLong('no database connection in time'));
-    }
+    if (expected > (this.overloadedNow ? this.sloughMs : this.maxWaitMs)) return Promise.reject(this.refusal());
     return new Promise((grant, refuse) => {
-      const waiter: Waiter = { since: now, arrived: now - before, grant, refuse, timer: undefined as unknown as NodeJS.Timeout };
+      const waiter: Waiter = { settled: false, since: now, arrived: now - before, grant, refuse, timer: undefined as unknown as NodeJS.Timeout };
       waiter.timer = setTimeout(() => this.expire(waiter), this.maxWaitMs - before);
       this.queue.push(waiter);
+      // Once granted (or refused) the listener does nothing: cheaper than removing it.
+      caller?.once('close', () => this.leave(waiter));
     });
+  }
+
+  /**
+   * Whether a call that got its slot and ran its query is too late to be answered: while the
+   * queue stands, its request started more than the longest wait (5 x target) ago. `arrived` on
+   * the clock of `enter`.
+   */
+  lateForAnswer(arrived: number | undefined): boolean {
+    if (arrived === undefined) return false;
+    const now = this.now();
+    this.roll(now);
+    return this.overloadedNow && now - arrived > this.maxWaitMs;
+  }
+
+  /** A refusal for waiting too long, counted (to throw or reject with). */
+  refusal(): DatabaseWaitTooLong {
+    this.refused++;
+    this.onRefuse();
+    return new DatabaseWaitTooLong('no database connection in time');
+  }
+
+  private oldestWaiter(): Waiter {
+    let i = this.head;
+    while (this.queue[i].settled) i++;
+    return this.queue[i];
   }
 
   private releaser(): () => void {
@@ -119,23 +160,38 @@ export class DbQueue {
   /** Hands free slots to the oldest waiters; while overloaded, refuses those already late. */
   private next(): void {
     while (this.inUse < this.settings.slots && this.waiting > 0) {
+      const w = this.shift();
+      const now = this.now();
+      const waited = now - w.since;
+      this.roll(now);
+      if (this.overloadedNow && now - w.arrived > this.sloughMs) {
+        this.settle(w).refuse(this.refusal());
+        continue;
+      }
+      this.granted(waited);
+      this.settle(w).grant(this.releaser());
+    }
+  }
+
+  /** The oldest waiter still waiting, out of the queue (there is one: waiting > 0). */
+  private shift(): Waiter {
+    for (;;) {
       const w = this.queue[this.head];
       this.queue[this.head++] = undefined as unknown as Waiter;
       if (this.head > 1024 && this.head * 2 > this.queue.length) {
         this.queue.splice(0, this.head);
         this.head = 0;
       }
-      clearTimeout(w.timer);
-      const now = this.now();
-      const waited = now - w.since;
-      this.roll(now);
-      if (this.overloadedNow && now - w.arrived > this.sloughMs) {
-        this.refuse(w);
-        continue;
-      }
-      this.granted(waited);
-      w.grant(this.releaser());
+      if (!w.settled) return w;
+      this.settledInQueue--;
     }
+  }
+
+  /** The waiter, no longer waiting (its timer stopped); one still in the array is skipped later. */
+  private settle(w: Waiter): Waiter {
+    w.settled = true;
+    clearTimeout(w.timer);
+    return w;
   }
 
   private granted(waitedMs: number): void {
@@ -144,17 +200,19 @@ export class DbQueue {
   }
 
   private expire(w: Waiter): void {
-    const i = this.queue.indexOf(w, this.head);
-    if (i < 0) return;
-    this.queue.splice(i, 1);
+    if (w.settled) return;
+    this.settle(w);
+    this.settledInQueue++;
     this.roll(this.now());
-    this.refuse(w);
+    w.refuse(this.refusal());
   }
 
-  private refuse(w: Waiter): void {
-    this.refused++;
-    this.onRefuse();
-    w.refuse(new DatabaseWaitTooLong('no database connection in time'));
+  /** Its client closed the connection: the call leaves the queue, neither served nor refused. */
+  private leave(w: Waiter): void {
+    if (w.settled) return;
+    this.settle(w);
+    this.settledInQueue++;
+    w.refuse(new CallerGone('the caller closed its connection'));
   }
 
   /**
@@ -164,7 +222,7 @@ export class DbQueue {
    */
   private roll(now: number): void {
     if (now < this.intervalEnds) return;
-    const oldest = this.waiting > 0 ? now - this.queue[this.head].since : 0;
+    const oldest = this.waiting > 0 ? now - this.oldestWaiter().since : 0;
     // An interval or more without a roll: the waits measured before say nothing of the last interval.
     const stale = now >= this.intervalEnds + this.intervalMs;
     const shortest = this.shortest === Infinity || stale ? oldest : this.shortest;

@@ -11,16 +11,19 @@ const BUSY_SHARE = 0.9;
  * Whether this process's event loop is overloaded, as @fastify/under-pressure decides it: Node's
  * own event-loop delay histogram (perf_hooks.monitorEventLoopDelay, a timer every 10 ms that
  * records how late it fires), read every EVENT_LOOP_SAMPLE_MS by a timer whose own lateness counts
- * as well (as overload-protection measures it); the loop is overloaded while the
- * mean delay over the last reading exceeds `maxDelayMs` and the loop was busy (its utilization,
- * performance.eventLoopUtilization) at least BUSY_SHARE of that time, in two readings in a row. A busy loop that keeps up
- * (every request answered in the turn it arrives) has a small mean delay, however many requests
- * it serves; a loop that cannot keep up makes every timer, and so every caller, wait a whole turn.
- * A process that is late only because others hold the cores, while it mostly waits for I/O, is
- * not overloaded by its own calls: refusing them would not make it faster.
+ * as well (as overload-protection measures it); the loop is overloaded while the longest delay
+ * of the last reading exceeds `maxDelayMs` and the loop was busy (its utilization,
+ * performance.eventLoopUtilization) at least BUSY_SHARE of that time, in two readings in a row.
+ * The longest delay, not the mean: a caller (a /healthz probe, a new connection) that arrives
+ * during a long turn waits for all of it, and a few long turns among many short ones (a batch of
+ * large answers rendered in one turn) hardly move the mean. A busy loop that keeps up (every
+ * request answered in the turn it arrives) has short turns, however many requests it serves; a
+ * loop that cannot keep up makes every timer, and so every caller, wait a whole turn. A process
+ * that is late only because others hold the cores, while it mostly waits for I/O, is not
+ * overloaded by its own calls: refusing them would not make it faster.
  */
 export class EventLoopGuard {
-  /** The mean delay of the last reading, in milliseconds. */
+  /** The longest delay of the last reading, in milliseconds. */
   delayMs = 0;
   private overloadedNow = false;
   private lateBefore = false;
@@ -59,7 +62,7 @@ export class EventLoopGuard {
     const at = performance.now();
     const lateBy = at - this.readingDue;
     this.readingDue = at + EVENT_LOOP_SAMPLE_MS;
-    this.delayMs = Math.max(lateBy, h.count > 0 ? h.mean / 1e6 - RESOLUTION_MS : 0, 0);
+    this.delayMs = Math.max(lateBy, h.count > 0 ? h.max / 1e6 - RESOLUTION_MS : 0, 0);
     h.reset();
     const now = performance.eventLoopUtilization();
     const busy = performance.eventLoopUtilization(now, this.utilization).utilization;

@@ -5,7 +5,7 @@ import type { Req, Res } from '../http/exchange';
 import { clientAddress } from '../http/client-address';
 import type { Endpoint } from '../wsdl/endpoints';
 import { OVERLOAD_RETRY_AFTER_S } from './overload-report';
-import { DatabaseWaitTooLong } from './db-queue';
+import { CallerGone, DatabaseWaitTooLong } from './db-queue';
 import { logServiceError } from '../http/log-error';
 import { authenticate, cached, decode } from './steps';
 import type { Call, EndpointBinding } from './binding';
@@ -40,10 +40,15 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
       locals.operation = call.op.name;
       locals.devId = await authenticate(ctx.credentials, call, clientAddress(req, trustProxy));
       const params = decode(call);
-      const answer = await cached(ctx.results, call.name, call.op, params, async () => binding.render(call, await run(ctx, call, params, locals.startedAt)));
+      const answer = await answered(ctx, binding, call, params, res);
       // Only a GET is conditional (HTTP GET): a POST's answer has no ETag and is never 304.
       sendAnswer(req, res, binding.contentType(call), answer, req.method === 'GET');
     } catch (e) {
+      // Gone before it got a database connection: nothing to answer (the access log has it as Aborted).
+      if (e instanceof CallerGone) {
+        locals.outcome = 'Aborted';
+        return;
+      }
       // A refusal for overload is counted and logged as an overload (OverloadReport), not as a failure.
       const refused = e instanceof DatabaseWaitTooLong;
       const error = refused ? errors.overloaded(OVERLOAD_RETRY_AFTER_S) : toServiceError(e);
@@ -58,13 +63,34 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
   };
 }
 
-/** The operation, once one of the database connections is this call's (DbQueue; its wait counts from the request's start). */
-async function run(ctx: ServiceContext, call: Call, params: OperationParams[OperationName], arrived: number | undefined) {
-  const entered = ctx.dbQueue.enter(arrived);
-  const release = entered instanceof Promise ? await entered : entered;
+/**
+ * The answer, cached or made now. Calls of one cache key share one read: when the caller whose
+ * read it was has gone, one still connected makes it again.
+ */
+async function answered(ctx: ServiceContext, binding: EndpointBinding, call: Call, params: OperationParams[OperationName], res: Res) {
+  for (;;) {
+    try {
+      return await cached(ctx.results, call.name, call.op, params, async () => binding.render(call, await run(ctx, call, params, res)));
+    } catch (e) {
+      if (!(e instanceof CallerGone) || res.destroyed) throw e;
+    }
+  }
+}
+
+/**
+ * The operation's records, once one of the database connections is this call's (DbQueue: its
+ * wait counts from the request's start, and it leaves the queue when its client closes). Not
+ * given to be rendered when the queue stands and the call is already past its deadline.
+ */
+async function run(ctx: ServiceContext, call: Call, params: OperationParams[OperationName], res: Res) {
+  const arrived = res.locals.startedAt;
+  const release = await ctx.dbQueue.enter(arrived, res);
+  let records;
   try {
-    return await call.op.run(ctx, params);
+    records = await call.op.run(ctx, params);
   } finally {
     release();
   }
+  if (ctx.dbQueue.lateForAnswer(arrived)) throw ctx.dbQueue.refusal();
+  return records;
 }
