@@ -48,3 +48,15 @@ test('a connection closed without an answer is a connection error', async () => 
   expect(r.connectionErrors).toBeGreaterThan(0);
   expect(r.other).toBe(r.connectionErrors);
 });
+
+test('in two threads the counts add up: statuses, wrong bodies, latencies and the bytes read', async () => {
+  const r = await closedLoop(origin, [to('/ok'), to('/shed')], 4, 0.3, { threads: 2 });
+  expect(r.answered.count).toBeGreaterThan(0);
+  expect(r.refused.count).toBeGreaterThan(0);
+  expect(r.statuses).toEqual({ 200: r.answered.count, 503: r.refused.count });
+  expect(r.responded.count).toBe(r.answered.count + r.refused.count);
+  // A refusal's body is not the answer; the answers are all right.
+  expect({ wrongBodies: r.wrongBodies, wrong2xx: r.wrong2xx }).toEqual({ wrongBodies: r.refused.count, wrong2xx: 0 });
+  // Headers too: more than the bodies.
+  expect(r.bytesRead).toBeGreaterThan(r.answered.count * answer.length + r.refused.count * refusal.length);
+});
