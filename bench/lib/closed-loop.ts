@@ -143,18 +143,6 @@ function inThread(origin: string, requests: CheckedRequest[], connections: numbe
   });
 }
 
-if (!isMainThread && workerData?.closedLoop) {
-  const w = workerData.closedLoop as { origin: string; requests: CheckedRequest[]; connections: number; seconds: number; order: Order };
-  // A Buffer arrives as a Uint8Array.
-  const buffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
-  const requests = w.requests.map((c): CheckedRequest => ({
-    request: c.request,
-    expected: buffer(c.expected),
-    inflatesTo: c.inflatesTo && { contentEncoding: c.inflatesTo.contentEncoding, plain: buffer(c.inflatesTo.plain) },
-  }));
-  void loop(w.origin, requests, w.connections, w.seconds, w.order).then((raw) => parentPort!.postMessage(raw));
-}
-
 /** A request's check, made once per run. */
 interface Check {
   request: Dispatcher.DispatchOptions;
@@ -175,6 +163,9 @@ class Exchange implements Dispatcher.DispatchHandler {
   first?: Buffer;
 
   constructor(readonly check: Check, private readonly done: (x: Exchange, error?: Error) => void) {}
+
+  // undici takes a handler for its current interface (not the deprecated one) by this method.
+  onRequestStart() {}
 
   onResponseStart(_c: Dispatcher.DispatchController, status: number, headers: Record<string, string | string[] | undefined>) {
     this.status = status;
@@ -266,4 +257,17 @@ function loop(origin: string, requests: CheckedRequest[], connections: number, s
     raw.bytesRead = sockets.reduce((n, s) => n + s.bytesRead, 0);
     return raw;
   });
+}
+
+// In a thread of inThread: at the end of the file, once everything above is defined.
+if (!isMainThread && workerData?.closedLoop) {
+  const w = workerData.closedLoop as { origin: string; requests: CheckedRequest[]; connections: number; seconds: number; order: Order };
+  // A Buffer arrives as a Uint8Array.
+  const buffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+  const requests = w.requests.map((c): CheckedRequest => ({
+    request: c.request,
+    expected: buffer(c.expected),
+    inflatesTo: c.inflatesTo && { contentEncoding: c.inflatesTo.contentEncoding, plain: buffer(c.inflatesTo.plain) },
+  }));
+  void loop(w.origin, requests, w.connections, w.seconds, w.order).then((raw) => parentPort!.postMessage(raw));
 }
