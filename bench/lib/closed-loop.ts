@@ -39,6 +39,11 @@ export interface LoadOptions {
   threads?: number;
   /** Which request each client sends next: the next of the list, or one drawn at random. */
   order?: 'in turn' | 'random';
+  /**
+   * A request with no answer (headers, or the next body bytes) for this long is a connection error;
+   * none: it waits (the overload bench times every wait, however long).
+   */
+  timeoutMs?: number;
 }
 
 export interface LoadResult {
@@ -67,7 +72,6 @@ export interface LoadResult {
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
-const TIMEOUT_MS = 10_000;
 
 export function percentiles(ms: ArrayLike<number>): Percentiles {
   if (!ms.length) return { count: 0, p50: 0, p90: 0, p99: 0, max: 0, mean: 0 };
@@ -102,11 +106,11 @@ interface RawLoad {
  */
 export async function closedLoop(origin: string, requests: CheckedRequest[], connections: number, seconds: number, opts: LoadOptions = {}): Promise<LoadResult> {
   const n = Math.max(1, Math.min(opts.threads ?? 1, connections));
-  const order = opts.order ?? 'in turn';
+  const o = { order: opts.order ?? 'in turn', timeoutMs: opts.timeoutMs ?? 0 };
   const share = (i: number) => Math.floor(connections / n) + (i < connections % n ? 1 : 0);
   const parts = n === 1
-    ? [await loop(origin, requests, connections, seconds, order)]
-    : await Promise.all(Array.from({ length: n }, (_, i) => inThread(origin, requests, share(i), seconds, order)));
+    ? [await loop(origin, requests, connections, seconds, o)]
+    : await Promise.all(Array.from({ length: n }, (_, i) => inThread(origin, requests, share(i), seconds, o)));
   const wall = Math.max(...parts.map((p) => p.wall));
   const all = <K extends 'answered' | 'refused' | 'otherMs'>(k: K) => parts.flatMap((p) => p[k]);
   const sum = (k: 'wrongBodies' | 'wrong2xx' | 'other' | 'connectionErrors' | 'bytesRead') => parts.reduce((t, p) => t + p[k], 0);
@@ -129,14 +133,14 @@ export async function closedLoop(origin: string, requests: CheckedRequest[], con
   };
 }
 
-type Order = NonNullable<LoadOptions['order']>;
+type LoopOptions = Required<Pick<LoadOptions, 'order' | 'timeoutMs'>>;
 
 /** One closed loop in a worker thread of its own (this file, run there under the same loader). */
-function inThread(origin: string, requests: CheckedRequest[], connections: number, seconds: number, order: Order): Promise<RawLoad> {
+function inThread(origin: string, requests: CheckedRequest[], connections: number, seconds: number, opts: LoopOptions): Promise<RawLoad> {
   return new Promise((resolve, reject) => {
     // The thread loads this TypeScript file through tsx, as the bench itself runs (bin/run-ts.js).
     const code = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(__filename)});`;
-    const worker = new Worker(code, { eval: true, workerData: { closedLoop: { origin, requests, connections, seconds, order } } });
+    const worker = new Worker(code, { eval: true, workerData: { closedLoop: { origin, requests, connections, seconds, opts } } });
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`closed-loop thread exited with ${code}`)));
@@ -196,7 +200,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 }
 
-function loop(origin: string, requests: CheckedRequest[], connections: number, seconds: number, order: Order): Promise<RawLoad> {
+function loop(origin: string, requests: CheckedRequest[], connections: number, seconds: number, opts: LoopOptions): Promise<RawLoad> {
   const checks: Check[] = requests.map((c) => ({
     request: { path: c.request.path, method: c.request.method, headers: c.request.headers, body: c.request.body ?? null },
     expected: c.expected,
@@ -204,14 +208,15 @@ function loop(origin: string, requests: CheckedRequest[], connections: number, s
   }));
   const raw: RawLoad = { wall: 0, answered: [], refused: [], otherMs: [], statuses: {}, wrongBodies: 0, wrong2xx: 0, other: 0, connectionErrors: 0, bytesRead: 0 };
   const sockets: Socket[] = [];
-  const connector = buildConnector({ timeout: TIMEOUT_MS });
+  // undici's own default time-outs (10 s to connect, 300 s for an answer) where none is given.
+  const connector = buildConnector(opts.timeoutMs ? { timeout: opts.timeoutMs } : {});
   const connect: buildConnector.connector = (options, callback) => connector(options, (error, socket) => {
     if (socket) sockets.push(socket as Socket);
     if (error) callback(error, null);
     else callback(null, socket!);
   });
   let turn = 0;
-  const pick = order === 'random' ? () => checks[Math.floor(Math.random() * checks.length)] : () => checks[turn++ % checks.length];
+  const pick = opts.order === 'random' ? () => checks[Math.floor(Math.random() * checks.length)] : () => checks[turn++ % checks.length];
   const started = performance.now();
   const end = started + seconds * 1000;
 
@@ -239,7 +244,7 @@ function loop(origin: string, requests: CheckedRequest[], connections: number, s
   };
 
   const client = () => new Promise<void>((resolve) => {
-    const c = new Client(origin, { pipelining: 1, connect, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+    const c = new Client(origin, { pipelining: 1, connect, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs });
     const next = (x?: Exchange, error?: Error) => {
       if (x) record(x, error);
       if (performance.now() >= end) {
@@ -261,7 +266,7 @@ function loop(origin: string, requests: CheckedRequest[], connections: number, s
 
 // In a thread of inThread: at the end of the file, once everything above is defined.
 if (!isMainThread && workerData?.closedLoop) {
-  const w = workerData.closedLoop as { origin: string; requests: CheckedRequest[]; connections: number; seconds: number; order: Order };
+  const w = workerData.closedLoop as { origin: string; requests: CheckedRequest[]; connections: number; seconds: number; opts: LoopOptions };
   // A Buffer arrives as a Uint8Array.
   const buffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
   const requests = w.requests.map((c): CheckedRequest => ({
@@ -269,5 +274,5 @@ if (!isMainThread && workerData?.closedLoop) {
     expected: buffer(c.expected),
     inflatesTo: c.inflatesTo && { contentEncoding: c.inflatesTo.contentEncoding, plain: buffer(c.inflatesTo.plain) },
   }));
-  void loop(w.origin, requests, w.connections, w.seconds, w.order).then((raw) => parentPort!.postMessage(raw));
+  void loop(w.origin, requests, w.connections, w.seconds, w.opts).then((raw) => parentPort!.postMessage(raw));
 }

@@ -68,9 +68,12 @@ function checkedRequests(target: Target): CheckedRequest[] {
   return samplesOf(target).map((s) => ({ request: s.request, expected: Buffer.isBuffer(s.expected) ? s.expected : Buffer.from(s.expected), inflatesTo: s.inflatesTo }));
 }
 
-/** One client thread: each request one of the samples, at random, checked against its own answer. */
+/**
+ * One client thread: each request one of the samples, at random, checked against its own answer;
+ * one not answered within 10 s is an error (as autocannon's time-out was).
+ */
 const load = (target: Target, connections: number, seconds: number): Promise<LoadResult> =>
-  closedLoop(target.origin, checkedRequests(target), connections, seconds, { order: 'random' });
+  closedLoop(target.origin, checkedRequests(target), connections, seconds, { order: 'random', timeoutMs: 10_000 });
 
 /**
  * Warm-up (discarded), then the measured run, with the server's memory and CPU watched: those of
