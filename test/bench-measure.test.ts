@@ -38,6 +38,7 @@ test('the right body, in many chunks, passes', async () => {
 
 test.each([
   ['one character changed', body.replace('Ñandú</AreaName></r>', 'Nandú</AreaName></r>')],
+  ['one character changed, the same length', body.replace('Ñandú</AreaName></r>', 'Ñandu </AreaName></r>')],
   ['one byte short', body.slice(0, -1)],
   ['one byte longer', `${body} `],
 ])('a body that differs (%s) is flagged on every response', async (_how, expected) => {
@@ -87,7 +88,8 @@ describe('several samples, each request one of them at random', () => {
 
   const samples = (wrong?: string): Sample[] => ['/1', '/2', '/3'].map((p): Sample => ({
     request: p === '/3' ? { method: 'POST', path: p, headers: { 'content-type': 'text/plain' }, body: 'héllo' } : { method: 'GET', path: p, headers: {} as Record<string, string> },
-    expected: p === wrong ? answer(p, 'x') : answer(p, p === '/3' ? 'héllo' : ''),
+    // The wrong one has the right length: only its bytes differ.
+    expected: p === wrong ? answer(p, '').replace('answer', 'ANSWER') : answer(p, p === '/3' ? 'héllo' : ''),
   }));
 
   test('every response is checked against the answer for its own request', async () => {
