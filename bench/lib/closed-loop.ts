@@ -2,10 +2,10 @@
  * The benchmark's load generator: a closed loop of clients on kept-alive connections (undici, one
  * `Client` per connection), each sending its next request as soon as the previous answer is in.
  * Every response is checked against the exact bytes of its own request's answer, chunk by chunk as
- * it arrives (nothing decoded, a body kept only where it is read again), and sorted: a right answer, an overload refusal
- * (ServiceUnavailable with Retry-After), anything else. autocannon decoded every body chunk as
- * UTF-8 into a string: on our non-ASCII 78 KB answers that made it, not the service, the
- * bottleneck (bench/README.md).
+ * it arrives (nothing decoded, a body kept only where it is read again), and sorted: a right
+ * answer, an overload refusal (ServiceUnavailable with Retry-After), anything else. autocannon
+ * decoded every body chunk as UTF-8 into a string: on our non-ASCII 78 KB answers that made it,
+ * not the service, the bottleneck (bench/README.md).
  */
 import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
