@@ -1,10 +1,12 @@
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
 
-// Dependencies through their public API only (test/public-api-only.test.ts keeps these rules here):
-// no path inside a package (`<pkg>/lib/...`, `/dist/`, `/src/`, `/build/`, `/internal/`), and no
-// member whose name starts with an underscore (what libraries keep private). A documented subpath
-// export (`@electric-sql/pglite/contrib/pg_trgm`) is not inside one of those folders.
+// Dependencies through their public API only, in every file we lint: the service (src/) and what
+// measures and tests it (bench/, test/, scripts/), as test/public-api-only.test.ts checks. No path
+// inside a package (`<pkg>/lib/...`, `/dist/`, `/src/`, `/build/`, `/internal/`), by import,
+// require() or import(), and no member whose name starts with an underscore (what libraries keep
+// private; our own code names no member so either). A documented subpath export
+// (`@electric-sql/pglite/contrib/pg_trgm`, `tsx/cjs`) is not inside one of those folders.
 const DEEP = '^(@[^/]+/)?[^./][^/]*/(lib|dist|src|build|internal)(/|$)';
 // esquery's regular expressions end at the first slash: the same pattern with slashes escaped.
 const DEEP_SELECTOR = DEEP.replaceAll('/', '\\x2F');
@@ -35,7 +37,7 @@ module.exports = tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  { files: ['src/**/*.ts'], rules: PUBLIC_API_ONLY },
+  { files: ['**/*.{ts,js,mjs,cjs}'], rules: PUBLIC_API_ONLY },
 );
 
 module.exports.PUBLIC_API_ONLY = PUBLIC_API_ONLY;

@@ -164,7 +164,7 @@ export async function runOverload(o: OverloadOptions): Promise<boolean> {
 
     const phase = async (connections: number): Promise<Phase> => {
       const probe = connections === OVERLOAD_CONNECTIONS ? probeHealthz(origin) : undefined;
-      const { result: load, peaks } = await peaksDuring(pids, () => closedLoop(origin, requests, connections, o.durationSeconds, CLIENT_THREADS));
+      const { result: load, peaks } = await peaksDuring(pids, () => closedLoop(origin, requests, connections, o.durationSeconds, { threads: CLIENT_THREADS }));
       const healthz = await probe?.stop();
       const after = await normalCall(origin, requests[0]);
       return { connections, load, peakRssMB: peaks.map(mb), healthz, after };
@@ -176,7 +176,7 @@ export async function runOverload(o: OverloadOptions): Promise<boolean> {
       + `${p.healthz ? `; /healthz ${p.healthz.count} probes, p50 ${p.healthz.p50} ms, max ${p.healthz.max} ms${p.healthz.failed ? `, ${p.healthz.failed} FAILED` : ''}` : ''}`
       + `; peak RSS ${p.peakRssMB.join(' / ')} MB; then a normal call: ${p.after.status}${p.after.ok ? '' : ' (WRONG)'} in ${p.after.ms} ms`;
 
-    if (o.warmupSeconds > 0) await closedLoop(origin, requests, o.connections, o.warmupSeconds, CLIENT_THREADS);
+    if (o.warmupSeconds > 0) await closedLoop(origin, requests, o.connections, o.warmupSeconds, { threads: CLIENT_THREADS });
     const rounds: { normal: Phase; overload: Phase }[] = [];
     for (let i = 1; i <= o.rounds; i++) {
       const normal = await phase(o.connections);

@@ -18,12 +18,16 @@ beforeAll(async () => {
     else if (req.url === '/wrong') res.end(answer.subarray(1));
     else if (req.url === '/shed') res.writeHead(503, { 'Retry-After': '1' }).end(refusal);
     else if (req.url === '/shed-without-retry-after') res.writeHead(503).end(refusal);
+    else if (req.url === '/never') return; // no answer
     else req.socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise((resolve) => server.close(resolve)));
+afterAll(() => new Promise((resolve) => {
+  server.close(resolve);
+  server.closeAllConnections();
+}));
 
 const to = (path: string): CheckedRequest => ({ request: { method: 'GET', path, headers: {} }, expected: answer });
 
@@ -47,4 +51,23 @@ test('a connection closed without an answer is a connection error', async () => 
   expect(r.answered.count).toBeGreaterThan(0);
   expect(r.connectionErrors).toBeGreaterThan(0);
   expect(r.other).toBe(r.connectionErrors);
+});
+
+test('in two threads the counts add up: statuses, wrong bodies, latencies and the bytes read', async () => {
+  const r = await closedLoop(origin, [to('/ok'), to('/shed')], 4, 0.3, { threads: 2 });
+  expect(r.answered.count).toBeGreaterThan(0);
+  expect(r.refused.count).toBeGreaterThan(0);
+  expect(r.statuses).toEqual({ 200: r.answered.count, 503: r.refused.count });
+  expect(r.responded.count).toBe(r.answered.count + r.refused.count);
+  // A refusal's body is not the answer; the answers are all right.
+  expect({ wrongBodies: r.wrongBodies, wrong2xx: r.wrong2xx }).toEqual({ wrongBodies: r.refused.count, wrong2xx: 0 });
+  // Headers too: more than the bodies.
+  expect(r.bytesRead).toBeGreaterThan(r.answered.count * answer.length + r.refused.count * refusal.length);
+});
+
+test('with a time-out, a request left unanswered that long is a connection error', async () => {
+  const r = await closedLoop(origin, [to('/never')], 2, 0.1, { timeoutMs: 300 });
+  expect(r.seconds).toBeGreaterThanOrEqual(0.3);
+  expect(r.connectionErrors).toBe(2);
+  expect(r.otherSample).toMatch(/timeout/i);
 });

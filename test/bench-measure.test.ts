@@ -1,11 +1,11 @@
-// The benchmark's load generator checks every response body byte for byte (bench/lib/measure.ts
-// keeps autocannon's body chunks raw instead of decoding them). A wrong body must be flagged.
+// The benchmark's load generator (bench/lib/closed-loop.ts, driven by bench/lib/measure.ts) checks
+// every response body byte for byte, as raw chunks, against its own request's answer. A wrong body
+// or any status but 200 must be flagged.
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { inflatesTo } from '../bench/lib/encoding';
-import { measure, requestKey, samplesVerifier, sentKey, type Sample, type Target } from '../bench/lib/measure';
+import { measure, type Sample, type Target } from '../bench/lib/measure';
 
 // Non-ASCII, and large enough to arrive in several chunks.
 const body = `<r>${'<AreaName>Camp Ñandú</AreaName>'.repeat(4000)}</r>`;
@@ -38,6 +38,7 @@ test('the right body, in many chunks, passes', async () => {
 
 test.each([
   ['one character changed', body.replace('Ñandú</AreaName></r>', 'Nandú</AreaName></r>')],
+  ['one character changed, the same length', body.replace('Ñandú</AreaName></r>', 'Ñandu </AreaName></r>')],
   ['one byte short', body.slice(0, -1)],
   ['one byte longer', `${body} `],
 ])('a body that differs (%s) is flagged on every response', async (_how, expected) => {
@@ -87,7 +88,8 @@ describe('several samples, each request one of them at random', () => {
 
   const samples = (wrong?: string): Sample[] => ['/1', '/2', '/3'].map((p): Sample => ({
     request: p === '/3' ? { method: 'POST', path: p, headers: { 'content-type': 'text/plain' }, body: 'héllo' } : { method: 'GET', path: p, headers: {} as Record<string, string> },
-    expected: p === wrong ? answer(p, 'x') : answer(p, p === '/3' ? 'héllo' : ''),
+    // The wrong one has the right length: only its bytes differ.
+    expected: p === wrong ? answer(p, '').replace('answer', 'ANSWER') : answer(p, p === '/3' ? 'héllo' : ''),
   }));
 
   test('every response is checked against the answer for its own request', async () => {
@@ -107,19 +109,49 @@ describe('several samples, each request one of them at random', () => {
   });
 });
 
-test('the raw request autocannon sent is matched to its sample by request line and body', () => {
-  const sent = Buffer.from('POST /api/x.asmx HTTP/1.1\r\nHost: h\r\nContent-Length: 6\r\n\r\nhéllo');
-  expect(sentKey(sent)).toBe(requestKey('POST', '/api/x.asmx', 'héllo'));
-  expect(sentKey(Buffer.from('GET /a?b=1 HTTP/1.1\r\nHost: h\r\n\r\n'))).toBe(requestKey('GET', '/a?b=1', undefined));
-});
-
-test('a compressed answer whose bytes vary passes when it inflates to the plain one', () => {
+describe('a compressed answer, whose bytes vary from one response to the next', () => {
+  // Every other response gzipped at another level: other bytes, the same plain answer.
   const plain = Buffer.from(body);
   const [fast, small] = [zlib.gzipSync(plain, { level: 1 }), zlib.gzipSync(plain, { level: 9 })];
-  expect(fast.equals(small)).toBe(false);
-  const check = samplesVerifier([{ request: { method: 'GET', path: '/', headers: {} }, expected: fast, equivalent: inflatesTo(plain, 'gzip') }]);
-  expect(check([fast.subarray(0, 100), fast.subarray(100)])).toBe(true);
-  expect(check([small])).toBe(true);
-  expect(check([zlib.gzipSync(Buffer.from(`${body} `))])).toBe(false);
-  expect(check([plain])).toBe(false);
+  let gzipping: http.Server;
+  let gzipOrigin: string;
+  let served: Buffer;
+  beforeAll(async () => {
+    let n = 0;
+    gzipping = http.createServer((req, res) => {
+      req.resume();
+      res.setHeader('Content-Encoding', 'gzip');
+      res.end(++n % 2 ? fast : served);
+    });
+    await new Promise<void>((resolve) => gzipping.listen(0, '127.0.0.1', resolve));
+    gzipOrigin = `http://127.0.0.1:${(gzipping.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => gzipping.close(resolve)));
+
+  const run = (inflatesTo?: Sample['inflatesTo']) => measure({ origin: gzipOrigin, samples: [{ request: { method: 'GET', path: '/', headers: {} }, expected: fast, inflatesTo }] },
+    process.pid, { connections: 2, warmupSeconds: 0, durationSeconds: 1 });
+
+  test('passes when it inflates to the plain answer', async () => {
+    expect(fast.equals(small)).toBe(false);
+    served = small;
+    const m = await run({ contentEncoding: 'gzip', plain });
+    expect(m.requests).toBeGreaterThan(1);
+    expect(m.mismatches).toBe(0);
+    expect(m.flagged).toBe(false);
+  });
+
+  test('is flagged when its bytes differ and nothing says it may', async () => {
+    served = small;
+    const m = await run();
+    expect(m.wrong2xx).toBeGreaterThan(0);
+    expect(m.flagged).toBe(true);
+  });
+
+  test('is flagged when it inflates to another answer', async () => {
+    served = zlib.gzipSync(Buffer.from(`${body} `));
+    const m = await run({ contentEncoding: 'gzip', plain });
+    expect(m.wrong2xx).toBeGreaterThan(0);
+    expect(m.wrong2xx).toBeLessThan(m.requests);
+    expect(m.flagged).toBe(true);
+  });
 });

@@ -1,4 +1,4 @@
-import autocannon from 'autocannon';
+import { closedLoop, type CheckedRequest, type LoadResult } from './closed-loop';
 import { cpuSeconds, peakRss, processTree, resetPeak, rssSampler } from './proc';
 import type { Request } from './cases';
 
@@ -8,10 +8,10 @@ export interface Sample {
   /** The exact body: text (compared as its UTF-8 bytes) or bytes. */
   expected: string | Buffer;
   /**
-   * For answers whose bytes may differ from one response to the next while meaning the same (a
-   * compressed one): a body that is not `expected` byte for byte passes when this says so.
+   * For a compressed answer, whose bytes may differ from one response to the next: a body that is
+   * not `expected` passes when, decoded as `contentEncoding`, it is exactly `plain`.
    */
-  equivalent?: (body: Buffer) => boolean;
+  inflatesTo?: CheckedRequest['inflatesTo'];
 }
 
 /**
@@ -39,9 +39,9 @@ export interface Measurement {
   otherStatuses: Record<string, number>;
   /** Connection errors and time-outs. */
   errors: number;
-  /** Responses whose body was not the expected one (autocannon checks every body, so non-2xx count here too). */
+  /** Responses whose body was not the expected one, whatever their status (a refusal's body is not the answer either). */
   mismatches: number;
-  /** 2xx responses with a wrong body (mismatches beyond the non-2xx ones). */
+  /** 2xx responses with a wrong body. */
   wrong2xx: number;
   /** The highest peak resident set of one process of the server (the primary or a worker). */
   peakRssMB: number;
@@ -63,108 +63,17 @@ export interface Measurement {
   flagged: boolean;
 }
 
-/**
- * autocannon decodes every body chunk as UTF-8 and appends it to a string. On a body with any
- * non-ASCII character (the sample's "Camp Ñandú") that made the load generator, not the service,
- * the bottleneck: against a raw server sending our 78 KB GetMonsterGlobals bytes it managed about
- * 1,850 rps at 100% CPU, 10,300 rps when those bytes were ASCII. Kept as the raw chunks instead,
- * a body costs nothing to receive and can be compared byte for byte. autocannon is pinned; this
- * fails loudly if its queue changes shape.
- */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a module autocannon does not export
-const queue = (require('autocannon/lib/pipelinedRequestsQueue') as { prototype: Record<string, unknown> }).prototype;
-if (typeof queue.insertRequest !== 'function' || typeof queue.addBody !== 'function' || typeof queue.peek !== 'function') {
-  throw new Error('autocannon/lib/pipelinedRequestsQueue changed: bench/lib/measure.ts must be updated');
-}
-
-/** A response body as its raw chunks, with the bytes of the request it answers. */
-export type ReceivedBody = Buffer[] & { sent?: Buffer };
-type Pending = { body: string | ReceivedBody };
-type Queue = { pendingRequests: Pending[]; peek(): Pending | undefined };
-
-const insertRequest = queue.insertRequest as (this: Queue, req: { requestBuffer?: Buffer } | undefined) => void;
-queue.insertRequest = function insert(this: Queue, req: { requestBuffer?: Buffer } | undefined) {
-  insertRequest.call(this, req);
-  const pending = this.pendingRequests[this.pendingRequests.length - 1];
-  if (!pending || typeof pending.body !== 'string') throw new Error('autocannon\'s request queue changed: bench/lib/measure.ts must be updated');
-  // The request is written right after this (autocannon's Client#_doRequest): these are its bytes.
-  pending.body = Object.assign([] as Buffer[], { sent: req?.requestBuffer });
-};
-queue.addBody = function addBody(this: Queue, data: Buffer) {
-  const pending = this.peek();
-  if (!pending) return;
-  if (typeof pending.body === 'string') pending.body = [data];
-  else pending.body.push(data);
-};
-
-/** True when the raw chunks of a response body are exactly `expected`'s bytes (UTF-8 for text). */
-export function bodyVerifier(expected: string | Buffer): (body: string | Buffer[]) => boolean {
-  const bytes = Buffer.isBuffer(expected) ? expected : Buffer.from(expected);
-  return (body) => {
-    if (typeof body === 'string') return Buffer.from(body).equals(bytes);
-    let offset = 0;
-    for (const chunk of body) {
-      if (!bytes.subarray(offset, offset + chunk.length).equals(chunk)) return false;
-      offset += chunk.length;
-    }
-    return offset === bytes.length;
-  };
-}
-
-/** A request's identity as autocannon writes it: its request line without the version, then its body. */
-export function requestKey(method: string, path: string, body: string | Buffer | undefined): string {
-  return `${method} ${path}\n${Buffer.from(body ?? '').toString('latin1')}`;
-}
-
-/** The identity (see requestKey) of the raw bytes of a request autocannon sent. */
-export function sentKey(sent: Buffer): string {
-  const text = sent.toString('latin1');
-  const line = text.slice(0, text.indexOf('\r\n')).replace(/ HTTP\/1\.[01]$/, '');
-  const bodyAt = text.indexOf('\r\n\r\n');
-  return `${line}\n${bodyAt < 0 ? '' : text.slice(bodyAt + 4)}`;
+/** The requests of a target, each with the bytes of its answer. */
+function checkedRequests(target: Target): CheckedRequest[] {
+  return samplesOf(target).map((s) => ({ request: s.request, expected: Buffer.isBuffer(s.expected) ? s.expected : Buffer.from(s.expected), inflatesTo: s.inflatesTo }));
 }
 
 /**
- * The check of every response: the body must be the answer of the sample whose request it
- * answers (found by the request's bytes when there are several), or `equivalent` to it.
+ * One client thread: each request one of the samples, at random, checked against its own answer;
+ * one not answered within 10 s is an error (as autocannon's time-out was).
  */
-export function samplesVerifier(samples: Sample[]): (body: string | ReceivedBody) => boolean {
-  const checks = samples.map((s) => {
-    const exact = bodyVerifier(s.expected);
-    const { equivalent } = s;
-    return equivalent
-      ? (body: string | Buffer[]) => exact(body) || equivalent(typeof body === 'string' ? Buffer.from(body) : Buffer.concat(body))
-      : exact;
-  });
-  if (samples.length === 1) return checks[0];
-  const byKey = new Map(samples.map((s, i) => [requestKey(s.request.method, s.request.path, s.request.body), checks[i]]));
-  if (byKey.size !== samples.length) throw new Error('two samples have the same request');
-  return (body) => {
-    const sent = typeof body === 'string' ? undefined : body.sent;
-    const check = sent && byKey.get(sentKey(sent));
-    return check ? check(body) : false;
-  };
-}
-
-function cannon(target: Target, connections: number, seconds: number): Promise<autocannon.Result> {
-  const samples = samplesOf(target);
-  const first = samples[0].request;
-  const pick = () => samples[Math.floor(Math.random() * samples.length)].request;
-  return autocannon({
-    url: `${target.origin}${first.path}`,
-    method: first.method,
-    headers: first.headers,
-    body: first.body,
-    // Several samples: each request is one of them, at random (autocannon rebuilds it every time).
-    ...(samples.length > 1
-      ? { requests: [{ setupRequest: (req: object) => { const r = pick(); return { ...req, method: r.method, path: r.path, headers: { ...r.headers }, body: r.body ?? '' }; } }] }
-      : {}),
-    connections,
-    duration: seconds,
-    timeout: 10,
-    verifyBody: samplesVerifier(samples),
-  } as autocannon.Options);
-}
+const load = (target: Target, connections: number, seconds: number): Promise<LoadResult> =>
+  closedLoop(target.origin, checkedRequests(target), connections, seconds, { order: 'random', timeoutMs: 10_000 });
 
 /**
  * Warm-up (discarded), then the measured run, with the server's memory and CPU watched: those of
@@ -179,7 +88,7 @@ export async function measure(
   backends?: () => Promise<number[]>,
   aroundRun?: () => Promise<() => Promise<void>>,
 ): Promise<Measurement> {
-  if (opts.warmupSeconds > 0) await cannon(target, opts.connections, opts.warmupSeconds);
+  if (opts.warmupSeconds > 0) await load(target, opts.connections, opts.warmupSeconds);
   const afterRun = await aroundRun?.();
   const serverPids = processTree(serverPid);
   const exactPeak = serverPids.map(resetPeak).every(Boolean);
@@ -188,7 +97,7 @@ export async function measure(
   const pgCpu = () => pgPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const serverCpuNow = () => serverPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const cpu0 = { server: serverCpuNow(), pg: pgCpu(), me: process.cpuUsage(), at: process.hrtime.bigint() };
-  const result = await cannon(target, opts.connections, opts.durationSeconds);
+  const result = await load(target, opts.connections, opts.durationSeconds);
   const wall = Number(process.hrtime.bigint() - cpu0.at) / 1e9;
   const me = process.cpuUsage(cpu0.me);
   await afterRun?.();
@@ -201,20 +110,18 @@ export async function measure(
     }
   }));
   const pct = (seconds: number) => Math.round((seconds / wall) * 1000) / 10;
-  const requests = result.requests.total;
+  const requests = result.responded.count;
   const serverCpu = serverCpuNow() - cpu0.server;
+  const { p50, p90, p99, max, mean } = result.responded;
   const m: Measurement = {
     requests,
-    rps: Math.round((requests / result.duration) * 10) / 10,
-    latencyMs: {
-      p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: result.latency.mean,
-    },
-    non2xx: result.non2xx,
-    otherStatuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {})
-      .filter(([code, stat]) => code !== '200' && (stat?.count ?? 0) > 0).map(([code, stat]) => [code, stat!.count!])),
-    errors: result.errors + result.timeouts,
-    mismatches: result.mismatches,
-    wrong2xx: Math.max(0, result.mismatches - result.non2xx),
+    rps: Math.round((requests / wall) * 10) / 10,
+    latencyMs: { p50, p90, p99, max, mean },
+    non2xx: Object.entries(result.statuses).reduce((n, [code, count]) => n + (code.startsWith('2') ? 0 : count), 0),
+    otherStatuses: Object.fromEntries(Object.entries(result.statuses).filter(([code]) => code !== '200')),
+    errors: result.connectionErrors,
+    mismatches: result.wrongBodies,
+    wrong2xx: result.wrong2xx,
     peakRssMB: Math.round((peak / 1048576) * 10) / 10,
     peakRssSource: exactPeak ? 'VmHWM' : 'VmRSS-poll',
     cpuPct: {
@@ -225,10 +132,10 @@ export async function measure(
     cpuMsPerRequest: { server: 0, postgres: null },
     serverCpuUsPerRequest: requests ? (serverCpu * 1e6) / requests : 0,
     bytesPerResponse: Math.round(samplesOf(target).reduce((n, s) => n + Buffer.byteLength(s.expected), 0) / samplesOf(target).length),
-    wireBytesPerResponse: requests ? Math.round(result.throughput.total / requests) : 0,
+    wireBytesPerResponse: requests ? Math.round(result.bytesRead / requests) : 0,
     flagged: false,
   };
-  const perRequest = (p: number) => (requests ? Math.round(((p * 10 * result.duration) / requests) * 100) / 100 : 0);
+  const perRequest = (p: number) => (requests ? Math.round(((p * 10 * wall) / requests) * 100) / 100 : 0);
   m.cpuMsPerRequest = { server: perRequest(m.cpuPct.server), postgres: m.cpuPct.postgres === null ? null : perRequest(m.cpuPct.postgres) };
   // Any answer but 200 fails the run: a ratio over refusals (503 ServiceUnavailable) means nothing.
   m.flagged = m.non2xx > 0 || Object.keys(m.otherStatuses).length > 0 || m.errors > 0 || m.mismatches > 0 || requests === 0;
