@@ -17,9 +17,13 @@ test('a created key checks, is listed without its secret, and fails once revoked
   expect(listed).toEqual([{ devId, name: 'partner A', createdAt: expect.stringMatching(/Z$/), revokedAt: null }]);
   expect(JSON.stringify(listed)).not.toContain(devKey);
 
+  const other = await createKey(db.knex, 'partner A2');
   const revoked = await revokeKey(db.knex, devId);
   expect(revoked).toEqual({ outcome: 'revoked', revokedAt: expect.stringMatching(/Z$/) });
   expect(await serviceAccepts(db, devId, devKey)).toBe(false);
+  // Only that key: another one still checks and is not listed as revoked.
+  expect(await serviceAccepts(db, other.devId, other.devKey)).toBe(true);
+  expect((await listKeys(db.knex)).find((k) => k.devId === other.devId)!.revokedAt).toBeNull();
   expect((await listKeys(db.knex))[0].revokedAt).toBe((revoked as { revokedAt: string }).revokedAt);
 });
 
