@@ -129,6 +129,23 @@ onServer('while the LISTEN connection is lost no cached answer is served: a load
   for (const binding of BINDINGS) expect(await monsterName(app, binding)).toBe('Unheard');
 });
 
+onServer('a lost LISTEN connection is opened again, and cached answers are served again after it', async () => {
+  const app = await serve({ SVAPI_CACHE_CHECK_MS: '500' });
+  const listeners = async () => (await db.knex.raw(`SELECT pid FROM pg_stat_activity WHERE application_name = 'svapi-listen' AND datname = current_database()`)).rows.map((r: { pid: number }) => r.pid);
+  const [first] = await listeners();
+  expect(first).toBeDefined();
+  await db.knex.raw('SELECT pg_terminate_backend(?)', [first]);
+  await until('a new LISTEN connection', async () => (await listeners()).some((pid: number) => pid !== first), WAIT_MS);
+  // Listening again, the cache is used again: a change behind the loader is not seen.
+  await until('a cached answer', async () => {
+    await monsterName(app);
+    await rename('Behind Again');
+    const served = await monsterName(app);
+    await rename('Argonaut');
+    return served === 'Argonaut';
+  }, WAIT_MS);
+});
+
 test('SVAPI_CACHE_MB=0 turns the cache off: every request reads the database', async () => {
   const app = await serve({ SVAPI_CACHE_MB: '0' });
   expect(await monsterName(app)).toBe('Argonaut');
