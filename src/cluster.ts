@@ -11,12 +11,25 @@ import { startupLines, type StartupInfo } from './startup-lines';
 import { SAMPLE_SEEDING } from '../seeds/sample';
 
 /**
- * The workers' young generation, in MB per semi-space. V8's default (16 MB) let each worker's RSS
- * reach 300-310 MB under 1,024 connections of 1,000-item answers (test/load-shedding.test.ts, on
- * Postgres, pool 10); with 4 MB it stayed at 274-280 MB. An operator's own --max-semi-space-size
- * (in NODE_OPTIONS or node's arguments) wins.
+ * The workers' V8 heap. With V8's defaults a worker's RSS reached 300-310 MB under 1,024
+ * connections of 1,000-item answers (test/load-shedding.test.ts, Postgres, pool 10): mostly
+ * garbage V8 had not yet collected, since the old space may grow to gigabytes on this machine.
+ * With semi-spaces of 4 MB and the old space bounded at 128 MB plus SVAPI_CACHE_MB, it stayed
+ * at 143-148 MB, the load as well served. An operator's own flag (NODE_OPTIONS or node's
+ * arguments) wins.
  */
 const WORKER_SEMI_SPACE_MB = 4;
+const WORKER_OLD_SPACE_MB = 128;
+
+/** The heap flags the workers start with, but those the operator already gives. */
+function workerHeapFlags(config: Config): string[] {
+  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''];
+  const flags: [string, string][] = [
+    ['semi-space', `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`],
+    ['old-space', `--max-old-space-size=${WORKER_OLD_SPACE_MB + config.SVAPI_CACHE_MB}`],
+  ];
+  return flags.filter(([name]) => !given.some((a) => a.includes(name))).map(([, flag]) => flag);
+}
 
 /** PGlite is single-threaded: more processes than this over the embedded database gain nothing. */
 const EMBEDDED_MAX_WORKERS = 4;
@@ -65,9 +78,7 @@ export async function runPrimary(config: Config, requested: number, logger: Logg
   // and waits for that worker's event loop to take it before the next: under load a burst of new
   // connections (and /healthz behind them) waited seconds there (README: Overload).
   cluster.schedulingPolicy = config.SVAPI_CLUSTER_SCHEDULING === 'rr' ? cluster.SCHED_RR : cluster.SCHED_NONE;
-  if (![...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => a.includes('semi-space'))) {
-    cluster.setupPrimary({ execArgv: [...process.execArgv, `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`] });
-  }
+  cluster.setupPrimary({ execArgv: [...process.execArgv, ...workerHeapFlags(config)] });
   const fork = () => cluster.fork(env);
 
   cluster.on('listening', (worker, address: AddressInfo | { port: number; address: string | null }) => {
