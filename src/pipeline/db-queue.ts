@@ -200,19 +200,23 @@ export class DbQueue {
   }
 
   private expire(w: Waiter): void {
-    if (w.settled) return;
-    this.settle(w);
-    this.settledInQueue++;
-    this.roll(this.now());
-    w.refuse(this.refusal());
+    this.drop(w, () => {
+      this.roll(this.now());
+      return this.refusal();
+    });
   }
 
   /** Its client closed the connection: the call leaves the queue, neither served nor refused. */
   private leave(w: Waiter): void {
+    this.drop(w, () => new CallerGone('the caller closed its connection'));
+  }
+
+  /** A waiter still in the queue, settled where it stands with the error made by `error`. */
+  private drop(w: Waiter, error: () => Error): void {
     if (w.settled) return;
     this.settle(w);
     this.settledInQueue++;
-    w.refuse(new CallerGone('the caller closed its connection'));
+    w.refuse(error());
   }
 
   /**
