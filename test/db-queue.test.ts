@@ -274,3 +274,45 @@ test('a call is too late for its answer only while the queue stands and past its
   expect(q.lateForAnswer(undefined)).toBe(false);
   holder.release!();
 });
+
+/**
+ * A queue of one slot that stands (overloaded), its slot held by a call, and a call that arrived
+ * one target before it entered: its deadline and its lateness count from its arrival.
+ */
+async function standingWithLateArrival() {
+  const q = queue(1);
+  const holder = enter(q);
+  await settle();
+  jest.advanceTimersByTime(5 * TARGET);
+  const second = enter(q);
+  jest.advanceTimersByTime(3 * TARGET);
+  holder.release!();
+  await settle();
+  jest.advanceTimersByTime(3 * TARGET);
+  expect(q.overloaded).toBe(true);
+  // Expected wait: 1 target already spent plus the recent hold (80 ms), within twice the target.
+  const late = enter(q, Date.now() - TARGET);
+  await settle();
+  expect(late.refused).toBeUndefined();
+  return { second, late };
+}
+
+test('while the queue stands, a waiting call is refused at 5 x the target from its arrival, not from entering the queue', async () => {
+  const { late } = await standingWithLateArrival();
+  jest.advanceTimersByTime(4 * TARGET - 1);
+  await settle();
+  expect(late.refused).toBeUndefined();
+  jest.advanceTimersByTime(1);
+  await settle();
+  expect(late.refused).toBeInstanceOf(DatabaseWaitTooLong);
+});
+
+test('while the queue stands, a slot that frees is refused to a waiter more than twice the target past its arrival, counting the time before it entered', async () => {
+  const { second, late } = await standingWithLateArrival();
+  // 1.5 targets in the queue, 2.5 since its arrival.
+  jest.advanceTimersByTime(1.5 * TARGET);
+  second.release!();
+  await settle();
+  expect(late.release).toBeUndefined();
+  expect(late.refused).toBeInstanceOf(DatabaseWaitTooLong);
+});
