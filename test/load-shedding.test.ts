@@ -8,6 +8,7 @@
 
 import fs from 'node:fs';
 import http from 'node:http';
+import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
 import { freshDatabase, type TestDatabase } from './support/db';
@@ -102,13 +103,50 @@ test(`uncached GetMonsterGlobals(100) of random monsters, cache off, at ${UNCACH
 const peakRssMb = (pid: number) => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 /**
- * GET /healthz on a connection opened before the load, every 200 ms until stopped (the slowest
- * answer), and the load's own call on another (the Retry-After of each 503).
+ * GET /healthz every 200 ms on a connection opened before the load, from a process of its own
+ * (as a monitor probes): timed in this process, it would also count this process's own lateness
+ * while it reads 1,024 large answers. The child says `ready` after its first answer and, when its
+ * standard input closes, prints the slowest answer and the failures as JSON.
  */
+const HEALTHZ_PROBE = `
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+let stopped = false, slowest = 0, failures = 0;
+const once = () => new Promise((resolve) => {
+  const started = performance.now();
+  http.get(process.argv[1] + '/healthz', { agent }, (res) => {
+    res.resume();
+    res.on('end', () => { slowest = Math.max(slowest, performance.now() - started); if (res.statusCode !== 200) failures++; resolve(); });
+  }).on('error', () => { failures++; resolve(); });
+});
+process.stdin.resume();
+process.stdin.on('end', () => { stopped = true; });
+(async () => {
+  await once();
+  process.stdout.write('ready\\n');
+  while (!stopped) {
+    await once();
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  agent.destroy();
+  process.stdout.write(JSON.stringify({ slowestMs: slowest, failures }) + '\\n');
+})();
+`;
+
+/** The healthz probe (above) in its own process, and the load's own call every 200 ms on another connection (the Retry-After of each 503). */
 function probe(base: string, path: string) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const child = spawn(process.execPath, ['-e', HEALTHZ_PROBE, base], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: string) => {
+      out += chunk;
+      if (out.startsWith('ready\n')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`healthz probe exited (${code}) before its first answer: ${out}`)));
+  });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   let stopped = false;
-  let slowest = 0;
   let failures = 0;
   const refusals: (string | undefined)[] = [];
   const callAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -119,31 +157,23 @@ function probe(base: string, path: string) {
       res.on('end', () => resolve());
     }).on('error', () => { failures++; resolve(); });
   });
-  const once = () => new Promise<void>((resolve) => {
-    const started = performance.now();
-    http.get(`${base}/healthz`, { agent }, (res) => {
-      res.resume();
-      res.on('end', () => {
-        slowest = Math.max(slowest, performance.now() - started);
-        if (res.statusCode !== 200) failures++;
-        resolve();
-      });
-    }).on('error', () => { failures++; resolve(); });
-  });
-  const loop = (async () => {
-    while (!stopped) {
-      await Promise.all([once(), call()]);
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  })();
+  let loop: Promise<void> = Promise.resolve();
   return {
-    first: once(),
+    first: ready.then(() => {
+      loop = (async () => {
+        while (!stopped) {
+          await call();
+          await new Promise((r) => setTimeout(r, 200));
+        }
+      })();
+    }),
     stop: async () => {
       stopped = true;
-      await loop;
-      agent.destroy();
+      child.stdin.end();
+      await Promise.all([loop, exited]);
       callAgent.destroy();
-      return { slowestMs: slowest, failures, refusals };
+      const probed = JSON.parse(out.slice('ready\n'.length)) as { slowestMs: number; failures: number };
+      return { slowestMs: probed.slowestMs, failures: failures + probed.failures, refusals };
     },
   };
 }
