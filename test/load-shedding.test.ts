@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import autocannon from 'autocannon';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
 import { freshDatabase, type TestDatabase } from './support/db';
@@ -145,7 +146,7 @@ function probe(base: string, path: string) {
     });
     child.on('exit', (code) => reject(new Error(`healthz probe exited (${code}) before its first answer: ${out}`)));
   });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const exited = once(child, 'exit');
   let stopped = false;
   let failures = 0;
   const refusals: (string | undefined)[] = [];
@@ -157,16 +158,14 @@ function probe(base: string, path: string) {
       res.on('end', () => resolve());
     }).on('error', () => { failures++; resolve(); });
   });
-  let loop: Promise<void> = Promise.resolve();
+  const loop = (async () => {
+    while (!stopped) {
+      await call();
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
   return {
-    first: ready.then(() => {
-      loop = (async () => {
-        while (!stopped) {
-          await call();
-          await new Promise((r) => setTimeout(r, 200));
-        }
-      })();
-    }),
+    first: ready,
     stop: async () => {
       stopped = true;
       child.stdin.end();
