@@ -7,6 +7,7 @@ import type { Logger } from './log';
 import { SHUTDOWN_GRACE_MS } from './server';
 import { holdHostCounts } from './auth/limit-store';
 import { aggregateWorkerMetrics } from './metrics-cluster';
+import { lendListenHandles } from './listen-handles';
 import { startupLines, type StartupInfo } from './startup-lines';
 import { SAMPLE_SEEDING } from '../seeds/sample';
 
@@ -137,5 +138,6 @@ export async function runPrimary(config: Config, requested: number, logger: Logg
   // The host's limit counters and the sum of the workers' metrics live here (README: Deployment).
   holdHostCounts();
   aggregateWorkerMetrics();
+  if (cluster.schedulingPolicy === cluster.SCHED_NONE) lendListenHandles();
   for (let i = 0; i < workers; i++) fork();
 }

@@ -1,9 +1,11 @@
+import cluster from 'node:cluster';
 import http from 'node:http';
 import type { Config } from './config';
 import { createKnex, openDatabase } from './db/connect';
 import { demoCredential, type DemoCredential } from './auth/demo-key';
 import { createApp } from './app';
 import { createHttpServer } from './http-server';
+import { acceptOnMoreHandles } from './listen-handles';
 import type { Logger } from './log';
 import { SAMPLE_SEEDING } from '../seeds/sample';
 
@@ -64,6 +66,12 @@ export async function startServer(config: Config, logger: Logger, opts: StartOpt
     server.once('error', reject);
     server.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG }, () => resolve());
   });
+  // A worker that accepts its own connections takes a burst of them in faster on more handles.
+  const closeMoreHandles = cluster.isWorker && config.SVAPI_CLUSTER_SCHEDULING === 'none' ? acceptOnMoreHandles(server) : () => {};
+  const closeServer = () => {
+    closeMoreHandles();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  };
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
@@ -72,7 +80,7 @@ export async function startServer(config: Config, logger: Logger, opts: StartOpt
     server,
     demoKey,
     close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer();
       await stop();
       await db.close();
     },
@@ -80,7 +88,7 @@ export async function startServer(config: Config, logger: Logger, opts: StartOpt
       drain();
       if (config.SVAPI_DRAIN_MS > 0) await new Promise((resolve) => setTimeout(resolve, config.SVAPI_DRAIN_MS));
       stopping = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = closeServer();
       // A connection between two requests is closed now; one with a request in flight after
       // its answer (Connection: close above, and this sweep for any that went idle meanwhile).
       server.closeIdleConnections();

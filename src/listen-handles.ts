@@ -1,0 +1,76 @@
+import cluster from 'node:cluster';
+import net from 'node:net';
+
+/**
+ * Listening handles a cluster worker accepts on besides the one the cluster gives it: copies of
+ * the same listening socket (each its own file descriptor, as `send` passes a handle). libuv
+ * accepts one connection per listening handle per turn of the event loop (libuv/libuv#3696), so a
+ * worker busy with long turns took a burst of new connections in at 4 to 30 a second: under 1,024
+ * connections of 1,000-item answers, clients waited up to 8 s in the kernel's accept queue before
+ * the service saw their request (docs/performance.md, "Overload"). With 16 more, the burst was in
+ * within 0.1 s; 4 were too few, 32 and 64 no better.
+ */
+export const EXTRA_LISTEN_HANDLES = 16;
+
+/** The property that marks these messages among the others between primary and workers. */
+const TAG = 'svapiListen';
+
+type Kind = 'lend' | 'handle' | 'connection';
+
+function kindOf(message: unknown): Kind | undefined {
+  return typeof message === 'object' && message !== null ? (message as Record<string, Kind>)[TAG] : undefined;
+}
+
+/**
+ * In a cluster worker that accepts its own connections (SVAPI_CLUSTER_SCHEDULING=none), once
+ * `server` listens: asks the primary for EXTRA_LISTEN_HANDLES copies of its listening socket and
+ * hands their connections to `server`. The returned function closes the copies (with `server`).
+ */
+export function acceptOnMoreHandles(server: net.Server): () => void {
+  const handles: net.Server[] = [];
+  let closed = false;
+  process.on('message', (message: unknown, handle: unknown) => {
+    const kind = kindOf(message);
+    if (kind === 'handle' && handle instanceof net.Server) {
+      if (closed) {
+        handle.close();
+        return;
+      }
+      handles.push(handle);
+      handle.on('connection', (socket: net.Socket) => server.emit('connection', socket));
+      // An accept error is the server's, as on its own handle.
+      handle.on('error', (e: Error) => server.emit('error', e));
+    } else if (kind === 'connection' && handle instanceof net.Socket) {
+      server.emit('connection', handle);
+    }
+  });
+  process.send!({ [TAG]: 'lend' satisfies Kind }, server);
+  return () => {
+    closed = true;
+    for (const h of handles) h.close();
+  };
+}
+
+/**
+ * In the cluster primary, before forking: sends a worker that asks (acceptOnMoreHandles) its
+ * listening socket back EXTRA_LISTEN_HANDLES times, then closes the copy it received. Received,
+ * that copy listens here too until it is closed: it is taken over at once (before the event loop
+ * can accept on it) by a server that leaves the connections it accepts unread, and those are
+ * passed on to the worker, request and all.
+ */
+export function lendListenHandles(): void {
+  cluster.on('message', (worker, message: unknown, received: unknown) => {
+    if (kindOf(message) !== 'lend' || !(received instanceof net.Server)) return;
+    const server = net.createServer({ pauseOnConnect: true }, (socket) => {
+      if (worker.isConnected()) worker.send({ [TAG]: 'connection' satisfies Kind }, socket);
+      else socket.destroy();
+    });
+    server.listen(received, () => {
+      let left = EXTRA_LISTEN_HANDLES;
+      const sent = () => {
+        if (--left === 0) server.close();
+      };
+      for (let i = 0; i < EXTRA_LISTEN_HANDLES; i++) worker.send({ [TAG]: 'handle' satisfies Kind }, server, undefined, sent);
+    });
+  });
+}
