@@ -265,7 +265,7 @@ const status = () => new Promise((resolve) => {
 })();
 `;
 
-test('a burst of 256 new connections during an overload of 1,000-item answers: each is taken in and answered within 7 s', async () => {
+test('a burst of 256 new connections during an overload of 1,000-item answers: each is taken in and answered within 8 s', async () => {
   const path = `/api/item.asmx/FindItems?${auth()}&SearchWord=${ITEM_WORD}`;
   // Clients that ask again at once when refused, in threads of their own so that they keep the
   // workers' event loops busy whatever this thread does.
@@ -284,5 +284,5 @@ test('a burst of 256 new connections during an overload of 1,000-item answers: e
   // while the loops ran long turns (src/listen-handles.ts): the last waited in the kernel's queue
   // until the load ended (10.4 s of a 10 s load). On 17, 2.2 to 4.9 s, as the load (sharing
   // the two cores with the service) keeps the loops' turns long; margin for a busier machine.
-  expect(burst.slowestMs).toBeLessThan(7_000);
+  expect(burst.slowestMs).toBeLessThan(8_000);
 }, 60_000);
