@@ -4,7 +4,7 @@ import type { Config } from './config';
 import { createKnex, openDatabase, type Database } from './db/connect';
 import { demoCredential } from './auth/demo-key';
 import type { Logger } from './log';
-import { SHUTDOWN_GRACE_MS } from './server';
+import { LISTEN_BACKLOG, SHUTDOWN_GRACE_MS } from './server';
 import { holdHostCounts } from './auth/limit-store';
 import { aggregateWorkerMetrics } from './metrics-cluster';
 import { lendListenHandles } from './listen-handles';
@@ -139,6 +139,6 @@ export async function runPrimary(config: Config, requested: number, logger: Logg
   // The host's limit counters and the sum of the workers' metrics live here (README: Deployment).
   holdHostCounts();
   aggregateWorkerMetrics();
-  if (cluster.schedulingPolicy === cluster.SCHED_NONE) lendListenHandles();
+  if (cluster.schedulingPolicy === cluster.SCHED_NONE) lendListenHandles(LISTEN_BACKLOG);
   for (let i = 0; i < workers; i++) fork();
 }

@@ -25,21 +25,21 @@ function kindOf(message: unknown): Kind | undefined {
  * In a cluster worker that accepts its own connections (SVAPI_CLUSTER_SCHEDULING=none), once
  * `server` listens: asks the primary for EXTRA_LISTEN_HANDLES copies of its listening socket and
  * hands their connections to `server`. The returned function closes the copies (with `server`).
+ * `backlog`: the socket's listen backlog, set again on each copy (node listens on a received
+ * server with its default, 511, and the backlog is the socket's, not the copy's).
  */
-export function acceptOnMoreHandles(server: net.Server): () => void {
+export function acceptOnMoreHandles(server: net.Server, backlog: number): () => void {
   const handles: net.Server[] = [];
   let closed = false;
   process.on('message', (message: unknown, handle: unknown) => {
     const kind = kindOf(message);
     if (kind === 'handle' && handle instanceof net.Server) {
-      if (closed) {
-        handle.close();
-        return;
-      }
-      handles.push(handle);
-      handle.on('connection', (socket: net.Socket) => server.emit('connection', socket));
+      const copy = net.createServer((socket) => server.emit('connection', socket));
       // An accept error is the server's, as on its own handle.
-      handle.on('error', (e: Error) => server.emit('error', e));
+      copy.on('error', (e: Error) => server.emit('error', e));
+      copy.listen(handle, backlog);
+      if (closed) copy.close();
+      else handles.push(copy);
     } else if (kind === 'connection' && handle instanceof net.Socket) {
       server.emit('connection', handle);
     }
@@ -56,16 +56,16 @@ export function acceptOnMoreHandles(server: net.Server): () => void {
  * listening socket back EXTRA_LISTEN_HANDLES times, then closes the copy it received. Received,
  * that copy listens here too until it is closed: it is taken over at once (before the event loop
  * can accept on it) by a server that leaves the connections it accepts unread, and those are
- * passed on to the worker, request and all.
+ * passed on to the worker, request and all. `backlog`: as for acceptOnMoreHandles.
  */
-export function lendListenHandles(): void {
+export function lendListenHandles(backlog: number): void {
   cluster.on('message', (worker, message: unknown, received: unknown) => {
     if (kindOf(message) !== 'lend' || !(received instanceof net.Server)) return;
     const server = net.createServer({ pauseOnConnect: true }, (socket) => {
       if (worker.isConnected()) worker.send({ [TAG]: 'connection' satisfies Kind }, socket);
       else socket.destroy();
     });
-    server.listen(received, () => {
+    server.listen(received, backlog, () => {
       let left = EXTRA_LISTEN_HANDLES;
       const sent = () => {
         if (--left === 0) server.close();

@@ -67,7 +67,7 @@ export async function startServer(config: Config, logger: Logger, opts: StartOpt
     server.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG }, () => resolve());
   });
   // A worker that accepts its own connections takes a burst of them in faster on more handles.
-  const closeMoreHandles = cluster.isWorker && config.SVAPI_CLUSTER_SCHEDULING === 'none' ? acceptOnMoreHandles(server) : () => {};
+  const closeMoreHandles = cluster.isWorker && config.SVAPI_CLUSTER_SCHEDULING === 'none' ? acceptOnMoreHandles(server, LISTEN_BACKLOG) : () => {};
   const closeServer = () => {
     closeMoreHandles();
     return new Promise<void>((resolve) => server.close(() => resolve()));

@@ -2,7 +2,11 @@
 // SIGTERM stops them all and the primary exits 0. The process that answered is read from the
 // access log, whose lines carry `pid` (no response header gives process ids away).
 
+import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
+import { LISTEN_BACKLOG } from '../src/server';
+import { EXTRA_LISTEN_HANDLES } from '../src/listen-handles';
 import { eventually, until } from './support/wait';
 
 let svc: SpawnedServe;
@@ -47,4 +51,38 @@ test('--workers 2: requests are served by two processes, none of them the primar
   svc.child.kill('SIGTERM');
   expect(await svc.exited).toEqual({ code: 0, signal: null });
   expect(svc.log.filter((l) => l.msg === 'shutting down').length).toBeGreaterThanOrEqual(2);
+});
+
+/** The listening socket on `port` as `ss` shows it: its backlog, and the file descriptors on it by pid. */
+function listeningSocket(port: number): { backlog: number; fdsByPid: Map<number, number> } | undefined {
+  const ss = spawnSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
+  if (ss.error) return undefined;
+  const [, , backlog] = ss.stdout.trim().split(/\s+/);
+  const fdsByPid = new Map<number, number>();
+  for (const [, pid] of ss.stdout.matchAll(/pid=(\d+),fd=\d+/g)) fdsByPid.set(Number(pid), (fdsByPid.get(Number(pid)) ?? 0) + 1);
+  return { backlog: Number(backlog), fdsByPid };
+}
+
+test('--workers 2: each worker accepts on 1 + EXTRA_LISTEN_HANDLES copies of the listening socket, whose backlog stays LISTEN_BACKLOG', async () => {
+  const served = await spawnServe(['--workers', '2']);
+  try {
+    const ids: (string | null)[] = [];
+    const workers = () => new Set(served.log.filter((l) => l.msg === 'request' && ids.includes(l.requestId as string)).map((l) => l.pid as number));
+    await until('both workers answering', async () => {
+      const res = await fetch(`${served.url}/healthz`, { headers: { Connection: 'close' } });
+      await res.text();
+      ids.push(res.headers.get('x-request-id'));
+      return workers().size === 2;
+    }, 10_000);
+    // `ss` (iproute2) is on the CI machine; elsewhere it may be missing.
+    const socket = listeningSocket(Number(new URL(served.url).port));
+    if (!socket && !process.env.CI) return;
+    const somaxconn = Number(fs.readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+    expect(socket!.backlog).toBe(Math.min(LISTEN_BACKLOG, somaxconn));
+    for (const pid of workers()) expect(socket!.fdsByPid.get(pid)).toBe(1 + EXTRA_LISTEN_HANDLES);
+    // The primary keeps the one it listens with for the workers it starts; the lent copy it closed.
+    expect(socket!.fdsByPid.get(served.child.pid!)).toBe(1);
+  } finally {
+    await served.stop();
+  }
 });
