@@ -12,6 +12,9 @@ import type { Call, EndpointBinding } from './binding';
 import type { OperationName, OperationParams } from '../generated/records';
 import type { ServiceContext } from './service-context';
 
+/** The overload refusal every refused call is answered with (one error, not one per call). */
+const OVERLOADED = errors.overloaded(OVERLOAD_RETRY_AFTER_S);
+
 export type CallHandler = (req: Req, res: Res, operation: string | undefined) => Promise<void>;
 
 /**
@@ -31,7 +34,7 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
     if (!release) {
       if (operation !== undefined) locals.operation = findOperation(endpoint.name, operation)?.name;
       locals.outcome = 'ServiceUnavailable';
-      binding.writeError(res, errors.overloaded(OVERLOAD_RETRY_AFTER_S), name);
+      binding.writeError(res, OVERLOADED, name);
       return;
     }
     try {
@@ -51,7 +54,7 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
       }
       // A refusal for overload is counted and logged as an overload (OverloadReport), not as a failure.
       const refused = e instanceof DatabaseWaitTooLong;
-      const error = refused ? errors.overloaded(OVERLOAD_RETRY_AFTER_S) : toServiceError(e);
+      const error = refused ? OVERLOADED : toServiceError(e);
       // read may have named the call from its body before refusing it (binding.ts).
       name = locals.binding ?? name;
       if (!refused) logServiceError(res, error, name ?? 'http', ctx.logger);
