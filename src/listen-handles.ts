@@ -12,6 +12,9 @@ import net from 'node:net';
  */
 export const EXTRA_LISTEN_HANDLES = 16;
 
+/** How often a worker that has lent its socket checks that the primary is still there, until the primary answers. */
+const ORPHAN_CHECK_MS = 250;
+
 /** The property that marks these messages among the others between primary and workers. */
 const TAG = 'svapiListen';
 
@@ -31,9 +34,17 @@ function kindOf(message: unknown): Kind | undefined {
 export function acceptOnMoreHandles(server: net.Server, backlog: number): () => void {
   const handles: net.Server[] = [];
   let closed = false;
+  // While the primary has not acknowledged the lent socket, a channel that closes (the primary
+  // died) emits no 'disconnect' (node's child_process waits for the acknowledgement first), so
+  // node:cluster would not end this worker: it would go on serving with no primary. Until the
+  // first copy arrives (the acknowledgement came before it), this checks instead.
+  const orphaned = setInterval(() => {
+    if (!process.connected) process.exit(0);
+  }, ORPHAN_CHECK_MS).unref();
   process.on('message', (message: unknown, handle: unknown) => {
     const kind = kindOf(message);
     if (kind === 'handle' && handle instanceof net.Server) {
+      clearInterval(orphaned);
       const copy = net.createServer((socket) => server.emit('connection', socket));
       // An accept error is the server's, as on its own handle.
       copy.on('error', (e: Error) => server.emit('error', e));

@@ -92,3 +92,31 @@ test('--workers 2: each worker accepts on 1 + EXTRA_LISTEN_HANDLES copies of the
     await served.stop();
   }
 });
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test('--workers 2: a primary killed as its workers start (as they lend it their socket) leaves no worker behind', async () => {
+  for (let round = 0; round < 5; round++) {
+    const served = await spawnServe(['--workers', '2'], { LOG_LEVEL: 'silent' });
+    try {
+      // Printed once both workers listen: when each has just sent the primary its socket.
+      await served.line((l) => l.startsWith('  database:'));
+      // The workers among the primary's children (run from the sources, it also has esbuild's).
+      const children = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(served.child.pid)], { encoding: 'utf8' }).stdout
+        .split('\n').filter((l) => / serve\b/.test(l)).map((l) => Number(l.trim().split(/\s+/)[0]));
+      expect(children.length).toBe(2);
+      served.child.kill('SIGKILL');
+      await eventually(() => !children.some(alive), 10_000);
+      expect(children.filter(alive)).toEqual([]);
+    } finally {
+      await served.stop();
+    }
+  }
+}, 120_000);
