@@ -76,10 +76,15 @@ export function lendListenHandles(backlog: number): void {
       if (worker.isConnected()) worker.send({ [TAG]: 'connection' satisfies Kind }, socket);
       else socket.destroy();
     });
+    // Closed once the copies are sent, or when the worker goes first (its queued sends then never end).
+    const close = () => {
+      if (server.listening) server.close();
+    };
+    worker.once('exit', close);
     server.listen(received, backlog, () => {
       let left = EXTRA_LISTEN_HANDLES;
       const sent = () => {
-        if (--left === 0) server.close();
+        if (--left === 0) close();
       };
       for (let i = 0; i < EXTRA_LISTEN_HANDLES; i++) worker.send({ [TAG]: 'handle' satisfies Kind }, server, undefined, sent);
     });
