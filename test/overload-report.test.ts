@@ -1,26 +1,12 @@
-import pino from 'pino';
-import { Writable } from 'node:stream';
 import { OverloadReport } from '../src/pipeline/overload-report';
-
-/** What the report logs, one parsed pino line per entry (written synchronously). */
-function capture() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  const logger = pino({ level: 'info' }, stream);
-  return { logger, lines };
-}
+import { capturedLogger } from './support/captured-log';
 
 describe('OverloadReport: refusals are counted, and logged at most once every 10 s', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
   it('logs one warn line when refusals start, one summary per 10 s while they go on, and one line when they stop', () => {
-    const { logger, lines } = capture();
+    const { logger, lines } = capturedLogger();
     const report = new OverloadReport(logger, () => ({ waiting: 7 }));
 
     for (let i = 0; i < 50; i++) report.note('database-wait');

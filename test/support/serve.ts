@@ -1,7 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { createApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { createKnex } from '../../src/db/connect';
@@ -10,6 +8,7 @@ import { createHttpServer } from '../../src/http-server';
 import { createLogger } from '../../src/log';
 import type { Knex } from 'knex';
 import type { TestDatabase } from './db';
+import { capturedLogger } from './captured-log';
 
 export interface ServedApp {
   url: string;
@@ -36,14 +35,9 @@ export async function serveOver(db: TestDatabase, env: NodeJS.ProcessEnv = {}, o
   const config = loadConfig({
     LOG_LEVEL: 'silent', SVAPI_RATE_LIMIT: '1000000', SVAPI_AUTH_FAIL_LIMIT: '1000000', SVAPI_MAX_EVENT_LOOP_DELAY_MS: '60000', ...env, DATABASE_URL: url,
   });
-  const log: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      for (const line of String(chunk).split('\n')) if (line.trim()) log.push(JSON.parse(line));
-      done();
-    },
-  });
-  const logger = opts.captureLog ? pino({ level: 'info' }, sink) : createLogger(config.LOG_LEVEL);
+  const captured = opts.captureLog ? capturedLogger() : undefined;
+  const log = captured?.lines ?? [];
+  const logger = captured?.logger ?? createLogger(config.LOG_LEVEL);
   const knex = createKnex(url, 'service', config, db.embedded);
   const { app, stop } = await createApp({ config, db: { knex, close: async () => { await endReadPool(knex); await knex.destroy(); }, listenUrl: db.embedded ? undefined : url }, logger });
   const server = createHttpServer(app, config);
