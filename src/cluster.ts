@@ -15,22 +15,28 @@ import { SAMPLE_SEEDING } from '../seeds/sample';
  * The workers' V8 heap. With V8's defaults a worker's RSS reached 300-310 MB under 1,024
  * connections of 1,000-item answers (test/load-shedding.test.ts, Postgres, pool 10): mostly
  * garbage V8 had not yet collected, since the old space may grow to gigabytes on this machine.
- * With semi-spaces of 4 MB and the old space bounded at 128 MB plus SVAPI_CACHE_MB, it stayed
- * at 143-148 MB, the load as well served. Semi-spaces of 8 MB answered 12% more calls under that
- * overload than 4 MB (fewer scavenges and less copying of large answers while they are written),
- * 16 MB no more. An operator's own flag (NODE_OPTIONS or node's arguments) wins.
+ * The old space is bounded at 128 MB plus SVAPI_CACHE_MB. The semi-spaces are 32 MB: an
+ * uncached 100-record answer allocates about 0.9 MB and is in flight for tens of milliseconds at
+ * 64 connections, so with 8 MB a scavenge came every 20 ms, a quarter of the young objects were
+ * still in flight and promoted, and the old space needed a full collection every 150 ms (GC a
+ * third of a worker's CPU); with 32 MB a worker spent a fifth less CPU per request
+ * (docs/performance.md, issue 18, fourth pass).
+ * An operator's own flag (NODE_OPTIONS or node's arguments) wins.
  */
-const WORKER_SEMI_SPACE_MB = 8;
+const WORKER_SEMI_SPACE_MB = 32;
 const WORKER_OLD_SPACE_MB = 128;
 
+/** The V8 flags named here, in any of node's spellings (`--max-semi-space-size`, `--max_semi_space_size`). */
+const flagName = (arg: string) => /^--([\w-]+)/.exec(arg)?.[1].replace(/_/g, '-');
+
 /** The heap flags the workers start with, but those the operator already gives. */
-function workerHeapFlags(config: Config): string[] {
-  const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''];
+export function workerHeapFlags(cacheMb: number, execArgv: readonly string[], nodeOptions = ''): string[] {
+  const given = new Set([...execArgv, ...nodeOptions.split(/\s+/)].map(flagName));
   const flags: [string, string][] = [
-    ['semi-space', `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`],
-    ['old-space', `--max-old-space-size=${WORKER_OLD_SPACE_MB + config.SVAPI_CACHE_MB}`],
+    ['max-semi-space-size', `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`],
+    ['max-old-space-size', `--max-old-space-size=${WORKER_OLD_SPACE_MB + cacheMb}`],
   ];
-  return flags.filter(([name]) => !given.some((a) => a.includes(name))).map(([, flag]) => flag);
+  return flags.filter(([name]) => !given.has(name)).map(([, flag]) => flag);
 }
 
 /** PGlite is single-threaded: more processes than this over the embedded database gain nothing. */
@@ -80,7 +86,7 @@ export async function runPrimary(config: Config, requested: number, logger: Logg
   // and waits for that worker's event loop to take it before the next: under load a burst of new
   // connections (and /healthz behind them) waited seconds there (README: Overload).
   cluster.schedulingPolicy = config.SVAPI_CLUSTER_SCHEDULING === 'rr' ? cluster.SCHED_RR : cluster.SCHED_NONE;
-  cluster.setupPrimary({ execArgv: [...process.execArgv, ...workerHeapFlags(config)] });
+  cluster.setupPrimary({ execArgv: [...process.execArgv, ...workerHeapFlags(config.SVAPI_CACHE_MB, process.execArgv, process.env.NODE_OPTIONS)] });
   const fork = () => cluster.fork(env);
 
   cluster.on('listening', (worker, address: AddressInfo | { port: number; address: string | null }) => {

@@ -8,6 +8,7 @@ import { spawnServe, type SpawnedServe } from './support/spawn-serve';
 import { LISTEN_BACKLOG } from '../src/server';
 import { EXTRA_LISTEN_HANDLES } from '../src/listen-handles';
 import { eventually, until } from './support/wait';
+import { workerHeapFlags } from '../src/cluster';
 
 let svc: SpawnedServe;
 afterAll(async () => {
@@ -35,6 +36,12 @@ test('--workers 2: requests are served by two processes, none of them the primar
   const first = await servedBy(12);
   expect(first.size).toBe(2);
   expect(first.has(svc.child.pid!)).toBe(false);
+  for (const pid of first) {
+    const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    // The default answer cache (64 MB) is counted in the old space.
+    expect(argv).toEqual(expect.arrayContaining(workerHeapFlags(64, [])));
+    expect(argv).toContain('--max-old-space-size=192');
+  }
 
   const [victim] = [...first];
   process.kill(victim, 'SIGKILL');
