@@ -19,24 +19,30 @@ import { SAMPLE_SEEDING } from '../seeds/sample';
  * uncached 100-record answer allocates about 0.9 MB and is in flight for tens of milliseconds at
  * 64 connections, so with 8 MB a scavenge came every 20 ms, a quarter of the young objects were
  * still in flight and promoted, and the old space needed a full collection every 150 ms (GC a
- * third of a worker's CPU); with 32 MB a worker spent a fifth less CPU per request
- * (docs/performance.md, issue 18, fourth pass).
- * An operator's own flag (NODE_OPTIONS or node's arguments) wins.
+ * third of a worker's CPU). Allocation-site pretenuring is off: once the row arrays, records
+ * and XML parts of answers in flight survived often enough, V8 began to allocate them in the old
+ * space, where they kept their young strings alive through every scavenge until the next full
+ * collection (3-5 MB promoted per scavenge, against 40 KB without it). docs/performance.md,
+ * issue 18, fourth pass. An operator's own flag (NODE_OPTIONS or node's arguments) wins.
  */
 const WORKER_SEMI_SPACE_MB = 32;
 const WORKER_OLD_SPACE_MB = 128;
 
-/** The V8 flags named here, in any of node's spellings (`--max-semi-space-size`, `--max_semi_space_size`). */
-const flagName = (arg: string) => /^--([\w-]+)/.exec(arg)?.[1].replace(/_/g, '-');
+/**
+ * The V8 flag an argument sets, in any of node's spellings: `--max-semi-space-size=8`,
+ * `--max_semi_space_size=8`, and `--no-x` for `--x`.
+ */
+const flagName = (arg: string) => /^--([\w-]+)/.exec(arg)?.[1].replace(/_/g, '-').replace(/^no-/, '');
 
 /** The heap flags the workers start with, but those the operator already gives. */
 export function workerHeapFlags(cacheMb: number, execArgv: readonly string[], nodeOptions = ''): string[] {
   const given = new Set([...execArgv, ...nodeOptions.split(/\s+/)].map(flagName));
-  const flags: [string, string][] = [
-    ['max-semi-space-size', `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`],
-    ['max-old-space-size', `--max-old-space-size=${WORKER_OLD_SPACE_MB + cacheMb}`],
+  const flags = [
+    `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`,
+    `--max-old-space-size=${WORKER_OLD_SPACE_MB + cacheMb}`,
+    '--no-allocation-site-pretenuring',
   ];
-  return flags.filter(([name]) => !given.has(name)).map(([, flag]) => flag);
+  return flags.filter((flag) => !given.has(flagName(flag)));
 }
 
 /** PGlite is single-threaded: more processes than this over the embedded database gain nothing. */
