@@ -19,11 +19,11 @@ import { SAMPLE_SEEDING } from '../seeds/sample';
  * uncached 100-record answer allocates about 0.9 MB and is in flight for tens of milliseconds at
  * 64 connections, so with 8 MB a scavenge came every 20 ms, a quarter of the young objects were
  * still in flight and promoted, and the old space needed a full collection every 150 ms (GC a
- * third of a worker's CPU). Allocation-site pretenuring is off: once the row arrays, records
- * and XML parts of answers in flight survived often enough, V8 began to allocate them in the old
- * space, where they kept their young strings alive through every scavenge until the next full
- * collection (3-5 MB promoted per scavenge, against 40 KB without it). docs/performance.md,
- * issue 18, fourth pass. An operator's own flag (NODE_OPTIONS or node's arguments) wins.
+ * third of a worker's CPU). Allocation-site pretenuring is off: under that load V8 decides to
+ * tenure some allocation sites of answers in flight, whose objects, made in the old space, keep
+ * the young ones they point to alive through every scavenge until the next full collection
+ * (3-5 MB promoted per scavenge, against 40 KB without it). docs/performance.md, issue 18,
+ * fourth pass. An operator's own flag (NODE_OPTIONS or node's arguments) wins.
  */
 const WORKER_SEMI_SPACE_MB = 32;
 const WORKER_OLD_SPACE_MB = 128;
