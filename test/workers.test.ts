@@ -9,6 +9,7 @@ import { LISTEN_BACKLOG } from '../src/server';
 import { EXTRA_LISTEN_HANDLES } from '../src/listen-handles';
 import { eventually, until } from './support/wait';
 import { workerHeapFlags } from '../src/cluster';
+import { processAlive } from '../src/db/embedded';
 
 let svc: SpawnedServe;
 afterAll(async () => {
@@ -100,15 +101,6 @@ test('--workers 2: each worker accepts on 1 + EXTRA_LISTEN_HANDLES copies of the
   }
 });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 test('--workers 2: a primary killed as its workers start (as they lend it their socket) leaves no worker behind', async () => {
   for (let round = 0; round < 3; round++) {
     const served = await spawnServe(['--workers', '2'], { LOG_LEVEL: 'silent' });
@@ -120,8 +112,8 @@ test('--workers 2: a primary killed as its workers start (as they lend it their 
         .split('\n').filter((l) => / serve\b/.test(l)).map((l) => Number(l.trim().split(/\s+/)[0]));
       expect(children.length).toBe(2);
       served.child.kill('SIGKILL');
-      await eventually(() => !children.some(alive), 10_000);
-      expect(children.filter(alive)).toEqual([]);
+      await eventually(() => !children.some(processAlive), 10_000);
+      expect(children.filter(processAlive)).toEqual([]);
     } finally {
       await served.stop();
     }

@@ -166,7 +166,8 @@ async function runningServer(dir: string): Promise<string | undefined> {
   return (await accepts(target)) ? state.url : undefined;
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this pid exists (signal 0 checks without sending anything). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
