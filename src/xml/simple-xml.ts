@@ -36,31 +36,42 @@ const ENTITIES: Readonly<Record<string, string>> = Object.assign(Object.create(n
 });
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x09;
-// ASCII names only: letters and `_` to start, then letters, digits, `.`, `-`, `_`.
-const isNameStart = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f;
-const isNameChar = (c: number) => isNameStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e;
+// ASCII names only: letters and `_` to start, then letters, digits, `.`, `-`, `_`. A table, because
+// names are most of what is scanned.
+const NAME_START = 1;
+const NAME_CHAR = 2;
+const NAME_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const start = (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f;
+  NAME_CLASS[c] = (start ? NAME_START | NAME_CHAR : 0) | ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e ? NAME_CHAR : 0);
+}
+const isNameStart = (c: number) => c < 128 && (NAME_CLASS[c] & NAME_START) !== 0;
 
-/** A name as `prefix:local` (prefix '' when none); undefined for anything else. */
-function splitName(xml: string, start: number, end: number): [string, string] | undefined {
-  if (!isNameStart(xml.charCodeAt(start))) return undefined;
+/** Where the name nameEnd last scanned has its colon: -1 when none, -2 when more than one. */
+let scannedColon = -1;
+
+/** The end of a run of name characters and colons from `i` (see scannedColon). */
+function nameEnd(xml: string, i: number): number {
   let colon = -1;
-  for (let i = start + 1; i < end; i++) {
+  for (;;) {
     const c = xml.charCodeAt(i);
-    if (c === 0x3a) {
-      if (colon >= 0 || i + 1 >= end || !isNameStart(xml.charCodeAt(i + 1))) return undefined;
-      colon = i;
-    } else if (!isNameChar(c)) {
-      return undefined;
-    }
+    if (c < 128 && (NAME_CLASS[c] & NAME_CHAR) !== 0) i++;
+    else if (c === 0x3a) colon = colon === -1 ? i++ : (i++, -2);
+    else break;
   }
-  return colon < 0 ? ['', xml.slice(start, end)] : [xml.slice(start, colon), xml.slice(colon + 1, end)];
+  scannedColon = colon;
+  return i;
 }
 
-/** The end of a run of name characters (and colons) from `i`. */
-function nameEnd(xml: string, i: number): number {
-  let c = xml.charCodeAt(i);
-  while (isNameChar(c) || c === 0x3a) c = xml.charCodeAt(++i);
-  return i;
+/**
+ * The colon of the name `xml[start, end)` just scanned by nameEnd (-1 when it has none), or -2
+ * when it is not a name of the subset (`prefix:local`, each part starting with a name start).
+ */
+function colonOf(xml: string, start: number, end: number): number {
+  const colon = scannedColon;
+  if (start >= end || !isNameStart(xml.charCodeAt(start)) || colon === -2) return -2;
+  if (colon >= 0 && (colon + 1 >= end || !isNameStart(xml.charCodeAt(colon + 1)))) return -2;
+  return colon;
 }
 
 function skipSpaces(xml: string, i: number): number {
@@ -98,20 +109,26 @@ function characterReference(name: string): string | undefined {
   return isChar ? String.fromCodePoint(code) : undefined;
 }
 
-interface OpenElement {
-  name: string;
-  /** Namespace declarations on this element, by prefix ('' the default); undefined when none. */
-  ns: Record<string, string> | undefined;
-}
-
-function resolve(prefix: string, own: Record<string, string> | undefined, open: OpenElement[]): string | undefined {
-  const uri = own?.[prefix];
-  if (uri !== undefined) return uri;
-  for (let i = open.length - 1; i >= 0; i--) {
-    const found = open[i].ns?.[prefix];
-    if (found !== undefined) return found;
+/**
+ * The namespace declarations in scope, innermost last: the first `inScope` declared prefixes ('' the
+ * default) and their URIs, side by side. An element's declarations are added when its start tag
+ * is read and dropped when it closes (the count goes back; the arrays are not shortened, which
+ * costs more than the whole scan).
+ */
+function resolve(prefix: string, prefixes: string[], uris: string[], inScope: number): string | undefined {
+  for (let i = inScope - 1; i >= 0; i--) {
+    if (prefixes[i] === prefix) return uris[i];
   }
   return prefix === 'xml' ? XML_NS : prefix === 'xmlns' ? XMLNS_NS : undefined;
+}
+
+/** Whether `xml[start, end)` holds `&`, `<`, a tab or a line break (outside the subset in an attribute value). */
+function hasAttrSpecial(xml: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = xml.charCodeAt(i);
+    if (c === 0x26 || c === 0x3c || c === 0x09 || c === 0x0a) return true;
+  }
+  return false;
 }
 
 /**
@@ -131,14 +148,23 @@ export function readSimpleXml(xml: string, events: XmlEvents): boolean {
     i = decl[0].length;
   }
   const n = xml.length;
-  const open: OpenElement[] = [];
+  // The open elements' names, and where each one's declarations start in `prefixes`/`uris`.
+  const openNames: string[] = [];
+  const openScopes: number[] = [];
+  const prefixes: string[] = [];
+  const uris: string[] = [];
+  let inScope = 0;
+  // One start tag's attributes: the first `attrCount` names, colons (in the name, -1 when none) and values.
+  const attrNames: string[] = [];
+  const attrColons: number[] = [];
+  const attrValues: string[] = [];
   let sawRoot = false;
   try {
     for (;;) {
       const lt = xml.indexOf('<', i);
       const end = lt < 0 ? n : lt;
       if (end > i) {
-        if (open.length === 0) {
+        if (openNames.length === 0) {
           if (skipSpaces(xml, i) < end) return false;
         } else {
           const text = characterData(xml.slice(i, end));
@@ -150,9 +176,10 @@ export function readSimpleXml(xml: string, events: XmlEvents): boolean {
       i = lt + 1;
       if (xml.charCodeAt(i) === 0x2f) {
         // A close tag: the innermost open element's name, exactly.
-        const top = open.pop();
+        const top = openNames.pop();
         const nameStop = nameEnd(xml, i + 1);
-        if (!top || xml.slice(i + 1, nameStop) !== top.name) return false;
+        if (top === undefined || nameStop - i - 1 !== top.length || !xml.startsWith(top, i + 1)) return false;
+        inScope = openScopes.pop()!;
         i = skipSpaces(xml, nameStop);
         if (xml.charCodeAt(i) !== 0x3e) return false;
         i++;
@@ -160,14 +187,14 @@ export function readSimpleXml(xml: string, events: XmlEvents): boolean {
         continue;
       }
       // An open tag (anything else after `<` is outside the subset).
-      if (sawRoot && open.length === 0) return false;
+      if (sawRoot && openNames.length === 0) return false;
+      const nameStart = i;
       const nameStop = nameEnd(xml, i);
-      const qname = splitName(xml, i, nameStop);
-      if (!qname) return false;
-      const name = xml.slice(i, nameStop);
+      const colon = colonOf(xml, nameStart, nameStop);
+      if (colon === -2) return false;
+      const scope = inScope;
       i = nameStop;
-      const raw: [name: string, prefix: string, local: string, value: string][] = [];
-      let ns: Record<string, string> | undefined;
+      let attrCount = 0;
       let selfClosing = false;
       for (;;) {
         const spaced = i;
@@ -184,60 +211,66 @@ export function readSimpleXml(xml: string, events: XmlEvents): boolean {
           break;
         }
         if (i === spaced) return false;
+        const attrStart = i;
         const attrStop = nameEnd(xml, i);
-        const attr = splitName(xml, i, attrStop);
-        if (!attr) return false;
-        const attrName = xml.slice(i, attrStop);
+        const attrColon = colonOf(xml, attrStart, attrStop);
+        if (attrColon === -2) return false;
+        const attrName = xml.slice(attrStart, attrStop);
         i = skipSpaces(xml, attrStop);
         if (xml.charCodeAt(i) !== 0x3d) return false;
         i = skipSpaces(xml, i + 1);
-        const quote = xml[i];
-        if (quote !== '"' && quote !== "'") return false;
-        const close = xml.indexOf(quote, i + 1);
-        if (close < 0) return false;
+        const quote = xml.charCodeAt(i);
+        if (quote !== 0x22 && quote !== 0x27) return false;
+        const close = xml.indexOf(quote === 0x22 ? '"' : "'", i + 1);
+        if (close < 0 || hasAttrSpecial(xml, i + 1, close)) return false;
         const value = xml.slice(i + 1, close);
-        if (/[&<\t\n]/.test(value)) return false;
         i = close + 1;
-        const [prefix, local] = attr;
-        if (prefix === 'xmlns' || attrName === 'xmlns') {
-          const declared = prefix === 'xmlns' ? local : '';
+        const declares = attrColon < 0 ? attrName === 'xmlns' : attrColon - attrStart === 5 && xml.startsWith('xmlns', attrStart);
+        if (declares) {
+          const declared = attrColon < 0 ? '' : xml.slice(attrColon + 1, attrStop);
           const uri = value.trim();
           if (declared === 'xml' || declared === 'xmlns' || uri === XML_NS || uri === XMLNS_NS || (declared !== '' && uri === '')) return false;
-          ns ??= Object.create(null) as Record<string, string>;
-          ns[declared] = uri;
+          prefixes[inScope] = declared;
+          uris[inScope++] = uri;
         }
-        raw.push([attrName, prefix, local, value]);
+        attrNames[attrCount] = attrName;
+        attrColons[attrCount] = attrColon < 0 ? -1 : attrColon - attrStart;
+        attrValues[attrCount++] = value;
       }
-      const [prefix, local] = qname;
+      const prefix = colon < 0 ? '' : xml.slice(nameStart, colon);
       if (prefix === 'xmlns') return false;
-      const uri = resolve(prefix, ns, open) ?? '';
+      const uri = resolve(prefix, prefixes, uris, inScope) ?? '';
       if (prefix !== '' && uri === '') return false;
       const attributes: XmlAttribute[] = [];
-      if (raw.length > 0) {
-        const seen = new Set<string>();
-        for (const [attrName, attrPrefix, attrLocal, value] of raw) {
-          let attrUri: string | undefined;
-          let key: string;
-          if (attrPrefix === '') {
-            attrUri = attrName === 'xmlns' ? XMLNS_NS : '';
-            key = attrName;
-          } else {
-            attrUri = resolve(attrPrefix, ns, open);
-            if (attrUri === undefined) return false;
-            key = `{${attrUri}}${attrLocal}`;
-          }
-          if (seen.has(key)) return false;
-          seen.add(key);
-          attributes.push({ local: attrLocal, uri: attrUri, value });
+      for (let a = 0; a < attrCount; a++) {
+        const attrName = attrNames[a];
+        const at = attrColons[a];
+        let attribute: XmlAttribute;
+        if (at < 0) {
+          attribute = { local: attrName, uri: attrName === 'xmlns' ? XMLNS_NS : '', value: attrValues[a] };
+        } else {
+          const attrUri = resolve(attrName.slice(0, at), prefixes, uris, inScope);
+          if (attrUri === undefined) return false;
+          attribute = { local: attrName.slice(at + 1), uri: attrUri, value: attrValues[a] };
         }
+        // The same expanded name twice (few attributes: a scan is cheaper than a set).
+        for (const other of attributes) {
+          if (other.local === attribute.local && other.uri === attribute.uri) return false;
+        }
+        attributes.push(attribute);
       }
       sawRoot = true;
-      events.open(local, uri, attributes);
-      if (selfClosing) events.close();
-      else open.push({ name, ns });
+      events.open(colon < 0 ? xml.slice(nameStart, nameStop) : xml.slice(colon + 1, nameStop), uri, attributes);
+      if (selfClosing) {
+        inScope = scope;
+        events.close();
+      } else {
+        openNames.push(xml.slice(nameStart, nameStop));
+        openScopes.push(scope);
+      }
     }
   } catch {
     return false;
   }
-  return sawRoot && open.length === 0;
+  return sawRoot && openNames.length === 0;
 }
