@@ -25,7 +25,7 @@ export function readBody(limit: number): (req: http.IncomingMessage, res: http.S
  * A body sent as it is, as body-parser reads it (a body over the limit, declared or counted, is
  * read to its end and dropped, then refused), without its per-request machinery: an async
  * resource, five listeners added and removed, a charset and a Content-Encoding parsed again.
- * That took a fifth of the CPU of a cached SOAP answer (docs/performance.md, issue 18).
+ * That was 13-20% of the CPU of a cached SOAP answer (docs/performance.md, issue 18).
  */
 function readPlain(req: http.IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
