@@ -237,7 +237,8 @@ export function readSimpleXml(xml: string, events: XmlEvents): boolean {
         attrColons[attrCount] = attrColon < 0 ? -1 : attrColon - attrStart;
         attrValues[attrCount++] = value;
       }
-      const prefix = colon < 0 ? '' : xml.slice(nameStart, colon);
+      const name = xml.slice(nameStart, nameStop);
+      const prefix = colon < 0 ? '' : name.slice(0, colon - nameStart);
       if (prefix === 'xmlns') return false;
       const uri = resolve(prefix, prefixes, uris, inScope) ?? '';
       if (prefix !== '' && uri === '') return false;
@@ -260,12 +261,12 @@ export function readSimpleXml(xml: string, events: XmlEvents): boolean {
         attributes.push(attribute);
       }
       sawRoot = true;
-      events.open(colon < 0 ? xml.slice(nameStart, nameStop) : xml.slice(colon + 1, nameStop), uri, attributes);
+      events.open(colon < 0 ? name : name.slice(colon - nameStart + 1), uri, attributes);
       if (selfClosing) {
         inScope = scope;
         events.close();
       } else {
-        openNames.push(xml.slice(nameStart, nameStop));
+        openNames.push(name);
         openScopes.push(scope);
       }
     }
