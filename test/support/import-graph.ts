@@ -22,7 +22,8 @@ export function importGraph(root: string, dirs: readonly string[]): Map<string, 
   return graph;
 }
 
-function tsFiles(dir: string): string[] {
+/** The TypeScript files under `dir` (no declaration files), sorted. */
+export function tsFiles(dir: string): string[] {
   return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
     .map((e) => path.join(e.parentPath, e.name))
