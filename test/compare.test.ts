@@ -150,8 +150,11 @@ describe('an ASMX legacy service (SOAP only, ASMX formatting, no fault detail)',
     const r = await compare(legacy.url, tempuri.url, { rate: 8, maxTimeMs: 3_000 });
     const at = legacy.requests.slice(before).map((q) => q.at);
     expect(at.length).toBeGreaterThan(8);
-    // Starts are spaced 1/8 s apart: any 9 consecutive requests span at least about a second.
-    for (let i = 8; i < at.length; i++) expect(at[i] - at[i - 8]).toBeGreaterThanOrEqual(900);
+    // Starts are spaced 1/8 s apart: any 9 consecutive requests span about a second (uncapped,
+    // they come within milliseconds). The stamps are taken where the legacy server handles them,
+    // on this process's event loop: one handled late on a loaded machine shortens a span, so
+    // a quarter of a second is left for that.
+    for (let i = 8; i < at.length; i++) expect(at[i] - at[i - 8]).toBeGreaterThanOrEqual(750);
     expect(at.length).toBeLessThanOrEqual(8 * 3 + 1);
     expect(r.incomplete).toMatch(/time limit \(3 s\)/);
     expect(exitCodeOf(r)).toBe(1);
