@@ -7,10 +7,13 @@ import net from 'node:net';
  * accepts one connection per listening handle per turn of the event loop (libuv/libuv#3696), so a
  * worker busy with long turns took a burst of new connections in at 4 to 30 a second: under 1,024
  * connections of 1,000-item answers, clients waited up to 8 s in the kernel's accept queue before
- * the service saw their request (docs/performance.md, "Overload"). With 16 more, the burst was in
- * within 0.1 s; 4 were too few, 32 and 64 no better.
+ * the service saw their request (docs/performance.md, "Overload"). With 16 more, 1,024 clients
+ * connecting at once into 1,024 connections' FindItems overload waited 0.5 to 1.4 s in the queue
+ * (peak 220 to 510 queued), and a /healthz probe behind them 0.6 to 1.9 s; with 64 more, the
+ * queue emptied in 0.13 to 0.20 s and the probe took at most 0.22 s (docs/performance.md,
+ * "seventh pass"). A handle costs a file descriptor; a pending connection wakes each of them.
  */
-export const EXTRA_LISTEN_HANDLES = 16;
+export const EXTRA_LISTEN_HANDLES = 64;
 
 /** How often a worker that has lent its socket checks that the primary is still there, until the primary answers. */
 const ORPHAN_CHECK_MS = 250;
