@@ -17,6 +17,7 @@ import { router, type PageHandler, type RoutedCall, type RoutedEndpoint } from '
 import { InFlightLimit } from './pipeline/in-flight';
 import { EventLoopGuard } from './pipeline/event-loop-guard';
 import { DbQueue } from './pipeline/db-queue';
+import { EarlyRetries } from './pipeline/early-retries';
 import { OverloadReport } from './pipeline/overload-report';
 import type { ServiceContext } from './pipeline/service-context';
 import { createMetrics } from './metrics';
@@ -72,6 +73,7 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
     results,
     limit,
     dbQueue,
+    earlyRetries: new EarlyRetries(),
     wsdl: new WsdlDocuments(config.SVAPI_NAMESPACE),
   };
   let draining = false;

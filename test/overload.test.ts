@@ -2,7 +2,9 @@
 // - the process works on SVAPI_MAX_IN_FLIGHT calls (the hard ceiling), before its body is read;
 // - it has waited for a database connection until its deadline (5 x SVAPI_QUEUE_TARGET_MS);
 //   a call whose client closes meanwhile leaves the queue instead (Aborted, not refused);
-// - the event loop is overloaded (at the default SVAPI_MAX_EVENT_LOOP_DELAY_MS), before its body is read.
+// - the event loop is overloaded (at the default SVAPI_MAX_EVENT_LOOP_DELAY_MS), before its body is read;
+// - with the answer cache off, waiting for a database connection would make it late, before its body is read.
+// A call that comes on a connection before its last refusal's Retry-After has passed waits until it has.
 // The calls in flight are not disturbed, and once the overload ends calls are served again. Calls
 // are held by a database that stops answering (a frozen TCP proxy) and then resumes.
 
@@ -63,9 +65,9 @@ function expectRefused(binding: string, answer: Answer) {
 }
 
 /** A SOAP 1.2 call whose body never ends: answered without the service waiting for it. */
-function callWithUnfinishedBody(): Promise<{ status: number; retryAfter?: string; body: string }> {
+function callWithUnfinishedBody(url = app.url): Promise<{ status: number; retryAfter?: string; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${app.url}${WEAPONS}`, { method: 'POST', headers: { 'Content-Type': soapContentType('1.2'), 'Content-Length': '100000' } }, (res) => {
+    const req = http.request(`${url}${WEAPONS}`, { method: 'POST', headers: { 'Content-Type': soapContentType('1.2'), 'Content-Length': '100000' } }, (res) => {
       let body = '';
       res.on('data', (d) => (body += d));
       res.on('end', () => {
@@ -211,3 +213,74 @@ test('an overloaded event loop (at the default SVAPI_MAX_EVENT_LOOP_DELAY_MS) re
     await plain.close();
   }
 }, 40_000);
+
+/** An HTTP GET call on `agent`'s connection, and when its answer ended. */
+function getOn(agent: http.Agent, url: string): Promise<{ status: number; retryAfter?: string; endedAt: number }> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'] as string | undefined, endedAt: performance.now() }));
+    }).on('error', reject);
+  });
+}
+
+test('a call that comes on a connection before its refusal\'s Retry-After has passed is taken up when it has; other connections are not held', async () => {
+  const url = `${app.url}${WEAPONS}/GetWeapons?DevID=${key.devId}&DevKey=${encodeURIComponent(key.devKey)}&SearchWord=a`;
+  const oneConnection = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  proxy.freeze();
+  const held = [call(app.url, 'get', WEAPONS, 'GetWeapons', params('d')), call(app.url, 'get', WEAPONS, 'GetWeapons', params('e'))];
+  try {
+    await inFlight(MAX_IN_FLIGHT);
+    const first = await getOn(oneConnection, url);
+    expect({ status: first.status, retryAfter: first.retryAfter }).toEqual({ status: 503, retryAfter: '1' });
+    // Sent at once on the same connection, and at once on a new one.
+    const sameConnection = getOn(oneConnection, url);
+    const otherConnection = await getOn(new http.Agent({ keepAlive: false }), url);
+    expect(otherConnection.status).toBe(503);
+    expect(otherConnection.endedAt - first.endedAt).toBeLessThan(500);
+    const retried = await sameConnection;
+    expect(retried.status).toBe(503);
+    expect(retried.endedAt - first.endedAt).toBeGreaterThanOrEqual(950);
+    // Taken up once Retry-After has passed, it is served when the overload is over.
+    proxy.resume();
+    expect((await Promise.all(held)).map((a) => a.status)).toEqual([200, 200]);
+    await inFlight(0);
+    const served = await getOn(oneConnection, url);
+    expect(served.status).toBe(200);
+    expect(served.endedAt - retried.endedAt).toBeGreaterThanOrEqual(950);
+  } finally {
+    proxy.resume();
+    oneConnection.destroy();
+  }
+}, 30_000);
+
+test('with the answer cache off, a call that would wait past its deadline for a database connection is refused before its body is read', async () => {
+  // A target of 2 ms: no call waits more than 10 ms for a connection.
+  const one = await serveOver(served.db, { SVAPI_DB_POOL_MAX: '1', SVAPI_CACHE_MB: '0', SVAPI_KEY_CACHE_MS: '5000', SVAPI_DB_TIMEOUT_MS: '60000', SVAPI_QUEUE_TARGET_MS: '2' }, { databaseUrl: proxy.urlFor(served.db.url), captureLog: true });
+  try {
+    await expectServing(one.url);
+    // The database stalls for 300 ms under one call: the queue learns that a call holds the
+    // connection for tens of milliseconds, beyond the 10 ms any call may wait.
+    proxy.freeze();
+    const slow = call(one.url, 'get', WEAPONS, 'GetWeapons', params('b'));
+    await until('the slow call in flight', async () => (await metric('svapi_requests_in_flight', {}, one.url)) === 1, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    proxy.resume();
+    expect((await slow).status).toBe(200);
+    proxy.freeze();
+    const holder = call(one.url, 'get', WEAPONS, 'GetWeapons', params('c'));
+    await until('the connection taken', async () => (await metric('svapi_requests_in_flight', {}, one.url)) === 1, 10_000);
+    const refusedBefore = await metric('svapi_overload_refused_total', { reason: 'database-wait' }, one.url);
+    // Only the first 100 bytes of its envelope are ever sent.
+    const unfinished = await callWithUnfinishedBody(one.url);
+    expect({ status: unfinished.status, retryAfter: unfinished.retryAfter }).toEqual({ status: 500, retryAfter: '1' });
+    expect(readError(unfinished.body)).toMatchObject({ code: 'ServiceUnavailable', faultCode: 'env:Receiver' });
+    expect(await metric('svapi_overload_refused_total', { reason: 'database-wait' }, one.url)).toBe(refusedBefore + 1);
+    proxy.resume();
+    expect((await holder).status).toBe(200);
+    await expectServing(one.url);
+  } finally {
+    proxy.resume();
+    await one.close();
+  }
+}, 30_000);

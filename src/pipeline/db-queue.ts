@@ -55,8 +55,8 @@ interface Waiter {
  * - whatever the state, no call waits more than 5 x target (its deadline): it is refused then,
  *   or at once when the waiters ahead of it, at the recent time a call holds a slot, would make
  *   it wait longer than that (twice the target while overloaded);
- * - while overloaded, a call's wait counts from its arrival (its request's start), so the time it
- *   spent before the queue (reading and checking the request, slower under overload) counts too;
+ * - a call's wait counts from its arrival (its request's start), so the time it spent before the
+ *   queue (reading and checking the request, slower under overload; held as an early retry) counts too;
  *   and a call whose query ends past its deadline is not answered (lateForAnswer): rendering and
  *   sending an answer its caller has given up on would take the CPU from calls still in time;
  * - a call whose client closes its connection while it waits leaves the queue (CallerGone).
@@ -111,12 +111,11 @@ export class DbQueue {
       this.granted(0);
       return Promise.resolve(this.releaser());
     }
-    // While the queue stands, a call's time counts from its arrival: under overload the time
-    // before the queue (reading the request, its credentials) grows too, and is not waited again.
-    const before = arrived === undefined || !this.overloadedNow ? 0 : Math.max(0, now - arrived);
+    // A call's time counts from its arrival: the time before the queue (reading the request, its
+    // credentials, slower under overload; an early retry's wait, EarlyRetries) is not waited again.
+    const before = arrived === undefined ? 0 : Math.max(0, now - arrived);
     // Waiting would make it late: refused now rather than after the wait.
-    const expected = before + ((this.waiting + 1) / this.settings.slots) * this.holdMs;
-    if (expected > (this.overloadedNow ? this.sloughMs : this.maxWaitMs)) return Promise.reject(this.refusal());
+    if (this.lateIfWaiting(before)) return Promise.reject(this.refusal());
     return new Promise((grant, refuse) => {
       const waiter: Waiter = { settled: false, since: now, arrived: now - before, grant, refuse, timer: undefined as unknown as NodeJS.Timeout };
       waiter.timer = setTimeout(() => this.expire(waiter), this.maxWaitMs - before);
@@ -124,6 +123,23 @@ export class DbQueue {
       // Once granted (or refused) the listener does nothing: cheaper than removing it.
       caller?.once('close', () => this.leave(waiter));
     });
+  }
+
+  /**
+   * Whether a call arriving now would be refused at once by `enter` (no slot free, and the
+   * waiters ahead of it would make it late): a call that is sure to need a connection can be
+   * refused on this before its request is read (not counted here: `refusal` counts).
+   */
+  wouldRefuse(): boolean {
+    this.roll(this.now());
+    if (this.inUse < this.settings.slots && this.waiting === 0) return false;
+    return this.lateIfWaiting(0);
+  }
+
+  /** Whether the waiters ahead, at the recent time a call holds a slot, would make a call that already spent `before` ms late. */
+  private lateIfWaiting(before: number): boolean {
+    const expected = before + ((this.waiting + 1) / this.settings.slots) * this.holdMs;
+    return expected > (this.overloadedNow ? this.sloughMs : this.maxWaitMs);
   }
 
   /**

@@ -26,14 +26,23 @@ export type CallHandler = (req: Req, res: Res, operation: string | undefined) =>
  */
 export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: ServiceContext): CallHandler {
   const trustProxy = ctx.config.SVAPI_TRUST_PROXY;
+  // With no answer cache every call reads the database: one the DbQueue would refuse is refused
+  // before its request is read and its credentials checked (under overload, most calls are).
+  const everyCallReads = ctx.results.enabled ? undefined : ctx.dbQueue;
   return async (req, res, operation) => {
     const locals = res.locals;
+    const early = ctx.earlyRetries.wait(req.socket);
+    if (early) {
+      await early;
+      if (res.destroyed) return;
+    }
     let name = binding.nameOf(req, res);
     if (name) locals.binding = name;
-    const release = ctx.limit.admit(res);
+    const release = ctx.limit.admit(res, everyCallReads);
     if (!release) {
       if (operation !== undefined) locals.operation = findOperation(endpoint.name, operation)?.name;
       locals.outcome = 'ServiceUnavailable';
+      ctx.earlyRetries.refused(req.socket);
       binding.writeError(res, OVERLOADED, name);
       return;
     }
@@ -57,7 +66,8 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
       const error = refused ? OVERLOADED : toServiceError(e);
       // read may have named the call from its body before refusing it (binding.ts).
       name = locals.binding ?? name;
-      if (!refused) logServiceError(res, error, name ?? 'http', ctx.logger);
+      if (refused) ctx.earlyRetries.refused(req.socket);
+      else logServiceError(res, error, name ?? 'http', ctx.logger);
       locals.outcome = error.code;
       binding.writeError(res, error, name);
     } finally {

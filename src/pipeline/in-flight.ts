@@ -1,4 +1,5 @@
 import type { Res } from '../http/exchange';
+import type { DbQueue } from './db-queue';
 import type { EventLoopGuard } from './event-loop-guard';
 import type { OverloadReport } from './overload-report';
 
@@ -22,13 +23,17 @@ export class InFlightLimit {
    * ServiceUnavailable. The function returned counts the call out (once; also when the
    * connection closes first).
    */
-  admit(res: Res): (() => void) | undefined {
+  admit(res: Res, dbQueue?: DbQueue): (() => void) | undefined {
     if (this.inFlight >= this.max) {
       this.report.note('ceiling');
       return undefined;
     }
     if (this.loop.overloaded) {
       this.report.note('event-loop');
+      return undefined;
+    }
+    if (dbQueue?.wouldRefuse()) {
+      dbQueue.refusal();
       return undefined;
     }
     this.inFlight++;

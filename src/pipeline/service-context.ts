@@ -6,6 +6,7 @@ import type { OperationContext } from '../operations/catalog';
 import type { WsdlDocuments } from '../wsdl/documents';
 import type { InFlightLimit } from './in-flight';
 import type { DbQueue } from './db-queue';
+import type { EarlyRetries } from './early-retries';
 
 /** What the pipeline's steps and the bindings share for the life of the service. */
 export interface ServiceContext extends OperationContext {
@@ -16,5 +17,7 @@ export interface ServiceContext extends OperationContext {
   limit: InFlightLimit;
   /** Where operation calls wait for a database connection. */
   dbQueue: DbQueue;
+  /** Where a call waits that comes on a connection before its last refusal's Retry-After has passed. */
+  earlyRetries: EarlyRetries;
   wsdl: WsdlDocuments;
 }
