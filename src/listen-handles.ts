@@ -7,11 +7,11 @@ import net from 'node:net';
  * accepts one connection per listening handle per turn of the event loop (libuv/libuv#3696), so a
  * worker busy with long turns took a burst of new connections in at 4 to 30 a second: under 1,024
  * connections of 1,000-item answers, clients waited up to 8 s in the kernel's accept queue before
- * the service saw their request (docs/performance.md, "Overload"). With 16 more, 1,024 clients
- * connecting at once into 1,024 connections' FindItems overload waited 0.5 to 1.4 s in the queue
- * (peak 220 to 510 queued), and a /healthz probe behind them 0.6 to 1.9 s; with 64 more, the
- * queue emptied in 0.13 to 0.20 s and the probe took at most 0.22 s (docs/performance.md,
- * "seventh pass"). A handle costs a file descriptor; a pending connection wakes each of them.
+ * the service saw their request (docs/performance.md, "Overload"). With 16 more, when 1,024
+ * clients of 1,000-item FindItems connected at once the queue (220 to 510 deep) took 0.33 to 1.36 s
+ * to empty, and a /healthz probe behind them up to 1.85 s; with 64 more, 0.13 to 0.20 s, and the
+ * probe at most 0.16 s (docs/performance.md, "seventh pass"). A handle costs a file descriptor,
+ * and a pending connection wakes each of them.
  */
 export const EXTRA_LISTEN_HANDLES = 64;
 
