@@ -80,6 +80,14 @@ function callWithUnfinishedBody(url = app.url): Promise<{ status: number; retryA
   });
 }
 
+/**
+ * Another service on the proxied database, with the answer cache off (every call reads the
+ * database) and `env`: calls held by a frozen database stay held as long as the test needs.
+ */
+function serveOverProxy(env: NodeJS.ProcessEnv): Promise<ServedApp> {
+  return serveOver(served.db, { SVAPI_CACHE_MB: '0', SVAPI_KEY_CACHE_MS: '5000', SVAPI_DB_TIMEOUT_MS: '60000', ...env }, { databaseUrl: proxy.urlFor(served.db.url), captureLog: true });
+}
+
 test('the default guards: a ceiling far above normal use, a target wait of 200 ms, an event-loop delay of 500 ms', () => {
   const c = loadConfig({});
   expect([c.SVAPI_MAX_IN_FLIGHT, c.SVAPI_QUEUE_TARGET_MS, c.SVAPI_MAX_EVENT_LOOP_DELAY_MS]).toEqual([5000, 200, 500]);
@@ -121,8 +129,7 @@ test('beyond SVAPI_MAX_IN_FLIGHT a call is refused at once on every binding; the
 }, 30_000);
 
 test('a call waiting for a database connection is answered ServiceUnavailable at its deadline (5 x SVAPI_QUEUE_TARGET_MS), not left hanging', async () => {
-  const slots = serveOver(served.db, { SVAPI_DB_POOL_MAX: '2', SVAPI_CACHE_MB: '0', SVAPI_KEY_CACHE_MS: '5000', SVAPI_DB_TIMEOUT_MS: '60000' }, { databaseUrl: proxy.urlFor(served.db.url), captureLog: true });
-  const two = await slots;
+  const two = await serveOverProxy({ SVAPI_DB_POOL_MAX: '2' });
   try {
     await expectServing(two.url);
     proxy.freeze();
@@ -148,7 +155,7 @@ test('a call waiting for a database connection is answered ServiceUnavailable at
 
 test('a call whose client closes while it waits for a database connection leaves the queue: Aborted, not refused', async () => {
   // A deadline of 50 s: only the client's leaving can take the call out of the queue in this test.
-  const two = await serveOver(served.db, { SVAPI_DB_POOL_MAX: '2', SVAPI_CACHE_MB: '0', SVAPI_KEY_CACHE_MS: '5000', SVAPI_DB_TIMEOUT_MS: '60000', SVAPI_QUEUE_TARGET_MS: '10000' }, { databaseUrl: proxy.urlFor(served.db.url), captureLog: true });
+  const two = await serveOverProxy({ SVAPI_DB_POOL_MAX: '2', SVAPI_QUEUE_TARGET_MS: '10000' });
   try {
     await expectServing(two.url);
     proxy.freeze();
@@ -256,7 +263,7 @@ test('a call that comes on a connection before its refusal\'s Retry-After has pa
 
 test('with the answer cache off, a call that would wait past its deadline for a database connection is refused before its body is read', async () => {
   // A target of 2 ms: no call waits more than 10 ms for a connection.
-  const one = await serveOver(served.db, { SVAPI_DB_POOL_MAX: '1', SVAPI_CACHE_MB: '0', SVAPI_KEY_CACHE_MS: '5000', SVAPI_DB_TIMEOUT_MS: '60000', SVAPI_QUEUE_TARGET_MS: '2' }, { databaseUrl: proxy.urlFor(served.db.url), captureLog: true });
+  const one = await serveOverProxy({ SVAPI_DB_POOL_MAX: '1', SVAPI_QUEUE_TARGET_MS: '2' });
   try {
     await expectServing(one.url);
     // The database stalls for 300 ms under one call: the queue learns that a call holds the
