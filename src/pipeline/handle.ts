@@ -18,8 +18,8 @@ const OVERLOADED = errors.overloaded(OVERLOAD_RETRY_AFTER_S);
 export type CallHandler = (req: Req, res: Res, operation: string | undefined) => Promise<void>;
 
 /**
- * The pipeline of an operation call, the same for every binding: admission (before the body is
- * read), read (the binding), authenticate, decode, then the cached answer (or: wait for a database
+ * The pipeline of an operation call, the same for every binding: an early retry's wait
+ * (EarlyRetries), admission (before the body is read), read (the binding), authenticate, decode, then the cached answer (or: wait for a database
  * connection in the DbQueue, run the operation, render it with the binding) sent as the request negotiates (http/answer.ts: compressed, or 304 to a
  * conditional GET), and on any failure the binding's error answer. The access log reads what is
  * put in res.locals.
@@ -31,13 +31,13 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
   const everyCallReads = ctx.results.enabled ? undefined : ctx.dbQueue;
   return async (req, res, operation) => {
     const locals = res.locals;
+    let name = binding.nameOf(req, res);
+    if (name) locals.binding = name;
     const early = ctx.earlyRetries.wait(req.socket);
     if (early) {
       await early;
       if (res.destroyed) return;
     }
-    let name = binding.nameOf(req, res);
-    if (name) locals.binding = name;
     const release = ctx.limit.admit(res, everyCallReads);
     if (!release) {
       if (operation !== undefined) locals.operation = findOperation(endpoint.name, operation)?.name;

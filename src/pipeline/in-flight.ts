@@ -9,8 +9,9 @@ import type { OverloadReport } from './overload-report';
  * (EventLoopGuard: every caller here already waits a turn of the loop), or at the hard ceiling
  * SVAPI_MAX_IN_FLIGHT of calls being worked on at once, a bound far above what the process ever
  * holds below overload (IIS's request queue, 5,000 by default, is the same kind of bound). Calls
- * that need the database are refused later, and only when waiting for a connection would make
- * them late (DbQueue). A call counts from its handler's start until the handler has written its
+ * that need the database are refused only when waiting for a connection would make them late
+ * (DbQueue): here, when admit is given the DbQueue because every call needs it (no answer cache),
+ * else once the call's body tells that its answer is not cached. A call counts from its handler's start until the handler has written its
  * answer (or the connection closed first). Pages, WSDLs, /healthz, /readyz and /metrics do not pass here.
  */
 export class InFlightLimit {
@@ -21,7 +22,7 @@ export class InFlightLimit {
   /**
    * Counts a call in, or counts a refusal and gives undefined: the caller then answers
    * ServiceUnavailable. The function returned counts the call out (once; also when the
-   * connection closes first).
+   * connection closes first). `dbQueue`: given when the call is sure to need a database connection.
    */
   admit(res: Res, dbQueue?: DbQueue): (() => void) | undefined {
     if (this.inFlight >= this.max) {
