@@ -107,7 +107,7 @@ export class DbQueue {
     if (caller?.destroyed) return Promise.reject(new CallerGone('the caller closed its connection'));
     const now = this.now();
     this.roll(now);
-    if (this.inUse < this.settings.slots && this.waiting === 0) {
+    if (this.slotFreeNow) {
       this.granted(0);
       return Promise.resolve(this.releaser());
     }
@@ -132,8 +132,12 @@ export class DbQueue {
    */
   wouldRefuse(): boolean {
     this.roll(this.now());
-    if (this.inUse < this.settings.slots && this.waiting === 0) return false;
-    return this.lateIfWaiting(0);
+    return !this.slotFreeNow && this.lateIfWaiting(0);
+  }
+
+  /** Whether a call entering now gets a slot at once: one is free and nobody waits for it. */
+  private get slotFreeNow(): boolean {
+    return this.inUse < this.settings.slots && this.waiting === 0;
   }
 
   /** Whether the waiters ahead, at the recent time a call holds a slot, would make a call that already spent `before` ms late. */

@@ -11,8 +11,9 @@ import type { OverloadReport } from './overload-report';
  * holds below overload (IIS's request queue, 5,000 by default, is the same kind of bound). Calls
  * that need the database are refused only when waiting for a connection would make them late
  * (DbQueue): here, when admit is given the DbQueue because every call needs it (no answer cache),
- * else once the call's body tells that its answer is not cached. A call counts from its handler's start until the handler has written its
- * answer (or the connection closed first). Pages, WSDLs, /healthz, /readyz and /metrics do not pass here.
+ * else once the call's body tells that its answer is not cached. A call counts from its handler's
+ * start until the handler has written its answer (or the connection closed first). Pages, WSDLs,
+ * /healthz, /readyz and /metrics do not pass here.
  */
 export class InFlightLimit {
   inFlight = 0;
