@@ -79,7 +79,7 @@ async function peaksDuring<T>(pids: number[], run: () => Promise<T>): Promise<{ 
   }
 }
 
-/** GET /healthz on a new connection each time, one after another (100 ms apart) until `stop()`. */
+/** GET /healthz on a new connection each time, one after another (100 ms apart) until `stop()`; started as the load starts. */
 function probeHealthz(origin: string) {
   const times: number[] = [];
   let failed = 0;
@@ -163,8 +163,9 @@ export async function runOverload(o: OverloadOptions): Promise<boolean> {
     o.log(`in ${o.rounds} round(s): ${o.connections} connections for ${o.durationSeconds} s, then ${OVERLOAD_CONNECTIONS} for ${o.durationSeconds} s with /healthz probed; after each, one normal call`);
 
     const phase = async (connections: number): Promise<Phase> => {
-      const probe = connections === OVERLOAD_CONNECTIONS ? probeHealthz(origin) : undefined;
-      const { result: load, peaks } = await peaksDuring(pids, () => closedLoop(origin, requests, connections, o.durationSeconds, { threads: CLIENT_THREADS }));
+      let probe: ReturnType<typeof probeHealthz> | undefined;
+      const onStart = connections === OVERLOAD_CONNECTIONS ? () => { probe = probeHealthz(origin); } : undefined;
+      const { result: load, peaks } = await peaksDuring(pids, () => closedLoop(origin, requests, connections, o.durationSeconds, { threads: CLIENT_THREADS, onStart }));
       const healthz = await probe?.stop();
       const after = await normalCall(origin, requests[0]);
       return { connections, load, peakRssMB: peaks.map(mb), healthz, after };

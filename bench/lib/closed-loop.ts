@@ -44,6 +44,8 @@ export interface LoadOptions {
    * none: it waits (the overload bench times every wait, however long).
    */
   timeoutMs?: number;
+  /** Called as the clients start, once every thread has loaded (what is measured beside the load starts here). */
+  onStart?: () => void;
 }
 
 export interface LoadResult {
@@ -108,9 +110,17 @@ export async function closedLoop(origin: string, requests: CheckedRequest[], con
   const n = Math.max(1, Math.min(opts.threads ?? 1, connections));
   const o = { order: opts.order ?? 'in turn', timeoutMs: opts.timeoutMs ?? 0 };
   const share = (i: number) => Math.floor(connections / n) + (i < connections % n ? 1 : 0);
-  const parts = n === 1
-    ? [await loop(origin, requests, connections, seconds, o)]
-    : await Promise.all(Array.from({ length: n }, (_, i) => inThread(origin, requests, share(i), seconds, o)));
+  let parts: RawLoad[];
+  if (n === 1) {
+    opts.onStart?.();
+    parts = [await loop(origin, requests, connections, seconds, o)];
+  } else {
+    // Each thread loads its code (tsx compiling this file: a second of both cores) before any
+    // starts its clients: loading while the others' clients ran was timed as the service's slowness.
+    const threads = await Promise.all(Array.from({ length: n }, (_, i) => inThread(origin, requests, share(i), seconds, o)));
+    opts.onStart?.();
+    parts = await Promise.all(threads.map((start) => start()));
+  }
   const wall = Math.max(...parts.map((p) => p.wall));
   const all = <K extends 'answered' | 'refused' | 'otherMs'>(k: K) => parts.flatMap((p) => p[k]);
   const sum = (k: 'wrongBodies' | 'wrong2xx' | 'other' | 'connectionErrors' | 'bytesRead') => parts.reduce((t, p) => t + p[k], 0);
@@ -135,15 +145,24 @@ export async function closedLoop(origin: string, requests: CheckedRequest[], con
 
 type LoopOptions = Required<Pick<LoadOptions, 'order' | 'timeoutMs'>>;
 
-/** One closed loop in a worker thread of its own (this file, run there under the same loader). */
-function inThread(origin: string, requests: CheckedRequest[], connections: number, seconds: number, opts: LoopOptions): Promise<RawLoad> {
-  return new Promise((resolve, reject) => {
+/**
+ * One closed loop in a worker thread of its own (this file, run there under the same loader):
+ * resolved once the thread has loaded, with the function that starts its clients and resolves
+ * with their result.
+ */
+function inThread(origin: string, requests: CheckedRequest[], connections: number, seconds: number, opts: LoopOptions): Promise<() => Promise<RawLoad>> {
+  return new Promise((ready, failed) => {
     // The thread loads this TypeScript file through tsx, as the bench itself runs (bin/run-ts.js).
     const code = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(__filename)});`;
     const worker = new Worker(code, { eval: true, workerData: { closedLoop: { origin, requests, connections, seconds, opts } } });
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`closed-loop thread exited with ${code}`)));
+    let fail = failed;
+    worker.once('error', (e) => fail(e));
+    worker.once('exit', (code) => fail(new Error(`closed-loop thread exited with ${code}`)));
+    worker.once('message', () => ready(() => new Promise<RawLoad>((resolve, reject) => {
+      fail = reject;
+      worker.once('message', resolve);
+      worker.postMessage('start');
+    })));
   });
 }
 
@@ -274,5 +293,6 @@ if (!isMainThread && workerData?.closedLoop) {
     expected: buffer(c.expected),
     inflatesTo: c.inflatesTo && { contentEncoding: c.inflatesTo.contentEncoding, plain: buffer(c.inflatesTo.plain) },
   }));
-  void loop(w.origin, requests, w.connections, w.seconds, w.opts).then((raw) => parentPort!.postMessage(raw));
+  parentPort!.once('message', () => void loop(w.origin, requests, w.connections, w.seconds, w.opts).then((raw) => parentPort!.postMessage(raw)));
+  parentPort!.postMessage('loaded');
 }
