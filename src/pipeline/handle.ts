@@ -10,6 +10,7 @@ import { logServiceError } from '../http/log-error';
 import { authenticate, cached, decode } from './steps';
 import type { Call, EndpointBinding } from './binding';
 import type { OperationName, OperationParams } from '../generated/records';
+import type { OperationResult } from '../operations/catalog';
 import type { ServiceContext } from './service-context';
 
 /** The overload refusal every refused call is answered with (one error, not one per call). */
@@ -84,7 +85,7 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
 async function answered(ctx: ServiceContext, binding: EndpointBinding, call: Call, params: OperationParams[OperationName], res: Res) {
   for (;;) {
     try {
-      return await cached(ctx.results, call.name, call.op, params, async () => binding.render(call, await run(ctx, call, params, res)));
+      return await cached(ctx.results, call.name, call.op, params, () => run(ctx, call, params, res, (records) => binding.render(call, records)));
     } catch (e) {
       if (!(e instanceof CallerGone) || res.destroyed) throw e;
     }
@@ -92,19 +93,22 @@ async function answered(ctx: ServiceContext, binding: EndpointBinding, call: Cal
 }
 
 /**
- * The operation's records, once one of the database connections is this call's (DbQueue: its
- * wait counts from the request's start, and it leaves the queue when its client closes). Not
- * given to be rendered when the queue stands and the call is already past its deadline.
+ * The operation's answer, rendered from its records, once one of the database connections is this
+ * call's (DbQueue: its wait counts from the request's start, and it leaves the queue when its
+ * client closes). The connection's slot is held until the answer is rendered (in a slice of a
+ * turn, TurnSlices), so that answers waiting for the CPU count as the database queue's load. Not
+ * rendered when the call is already past its deadline and the queue stands.
  */
-async function run(ctx: ServiceContext, call: Call, params: OperationParams[OperationName], res: Res) {
+async function run<A>(ctx: ServiceContext, call: Call, params: OperationParams[OperationName], res: Res, render: (records: OperationResult) => A): Promise<A> {
   const arrived = res.locals.startedAt;
   const release = await ctx.dbQueue.enter(arrived, res);
-  let records;
   try {
-    records = await call.op.run(ctx, params);
+    const records = await call.op.run(ctx, params);
+    return await ctx.renderSlices.run(() => {
+      if (ctx.dbQueue.lateForAnswer(arrived)) throw ctx.dbQueue.refusal();
+      return render(records);
+    });
   } finally {
     release();
   }
-  if (ctx.dbQueue.lateForAnswer(arrived)) throw ctx.dbQueue.refusal();
-  return records;
 }

@@ -7,6 +7,7 @@ import type { WsdlDocuments } from '../wsdl/documents';
 import type { InFlightLimit } from './in-flight';
 import type { DbQueue } from './db-queue';
 import type { EarlyRetries } from './early-retries';
+import type { TurnSlices } from './turn-slices';
 
 /** What the pipeline's steps and the bindings share for the life of the service. */
 export interface ServiceContext extends OperationContext {
@@ -19,5 +20,7 @@ export interface ServiceContext extends OperationContext {
   dbQueue: DbQueue;
   /** Where a call waits that comes on a connection before its last refusal's Retry-After has passed. */
   earlyRetries: EarlyRetries;
+  /** Where answers made from the database are rendered, a slice of each turn at a time. */
+  renderSlices: TurnSlices;
   wsdl: WsdlDocuments;
 }

@@ -1,0 +1,89 @@
+// TurnSlices: answers are rendered a slice of each event-loop turn at a time, in order, so that
+// the loop polls (accepts connections, reads requests, answers /healthz) between slices.
+
+import { TurnSlices } from '../src/pipeline/turn-slices';
+
+const BUDGET = 20;
+
+/** A clock that only the jobs move: each job "takes" the milliseconds it is given. */
+function slices() {
+  let now = 0;
+  const s = new TurnSlices(BUDGET, () => now);
+  const job = (ms: number, name: string, log: string[]) => () => {
+    now += ms;
+    log.push(name);
+    return name;
+  };
+  return { s, job };
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+test('jobs run at once while the turn is within its budget', async () => {
+  const { s, job } = slices();
+  const log: string[] = [];
+  const a = s.run(job(5, 'a', log));
+  const b = s.run(job(5, 'b', log));
+  expect(log).toEqual(['a', 'b']);
+  await expect(Promise.all([a, b])).resolves.toEqual(['a', 'b']);
+});
+
+test('once the turn has spent its budget, a job waits for a later turn, and jobs keep their order', async () => {
+  const { s, job } = slices();
+  const log: string[] = [];
+  const runs = [s.run(job(BUDGET, 'a', log)), s.run(job(1, 'b', log)), s.run(job(1, 'c', log))];
+  expect(log).toEqual(['a']);
+  expect(s.waiting).toBe(2);
+  await expect(Promise.all(runs)).resolves.toEqual(['a', 'b', 'c']);
+  expect(s.waiting).toBe(0);
+});
+
+test('the event loop goes round between slices: a timer due runs between two slices', async () => {
+  // From a timers phase, so that this turn's check phase is still to come.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const { s, job } = slices();
+  const log: string[] = [];
+  setTimeout(() => log.push('timer'), 0);
+  const busy = () => {
+    // The timer is due once a millisecond of real time has passed.
+    const until = Date.now() + 2;
+    while (Date.now() < until);
+  };
+  const runs = [
+    s.run(() => { busy(); return job(BUDGET, 'a', log)(); }),
+    s.run(job(BUDGET, 'b', log)),
+    s.run(job(BUDGET, 'c', log)),
+  ];
+  await Promise.all(runs);
+  // a: now; b: this turn's check phase; then the next turn (its timers first); c: its check phase.
+  expect(log).toEqual(['a', 'b', 'timer', 'c']);
+});
+
+test('a job that comes while others wait goes behind them, even in a new turn', async () => {
+  const { s, job } = slices();
+  const log: string[] = [];
+  const first = [s.run(job(BUDGET, 'a', log)), s.run(job(BUDGET, 'b', log)), s.run(job(BUDGET, 'c', log))];
+  await nextTurn();
+  const late = s.run(job(1, 'late', log));
+  await Promise.all([...first, late]);
+  expect(log).toEqual(['a', 'b', 'c', 'late']);
+});
+
+test('a job that throws rejects its own run only', async () => {
+  const { s, job } = slices();
+  const log: string[] = [];
+  const failing = s.run(() => { throw new Error('render failed'); });
+  const after = s.run(job(1, 'after', log));
+  await expect(failing).rejects.toThrow('render failed');
+  await expect(after).resolves.toBe('after');
+});
+
+test('a new turn starts a new budget', async () => {
+  const { s, job } = slices();
+  const log: string[] = [];
+  await s.run(job(BUDGET, 'a', log));
+  await nextTurn();
+  await nextTurn();
+  void s.run(job(1, 'b', log));
+  expect(log).toEqual(['a', 'b']);
+});
