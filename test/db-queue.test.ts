@@ -184,6 +184,25 @@ test('a call that would wait beyond its deadline, at the time calls lately held 
   expect(waiters[0].release).toBeDefined();
 });
 
+test('wouldRefuse: refused at admission when waiting would make the call late, its time since arrival counted', async () => {
+  const q = queue(1);
+  await holdInTurn(q, 6, 100); // calls hold the slot about 47 ms on average now
+  const [holder] = await entered(q, 1);
+  // With no slot free: a fresh call would wait about 47 ms of its 5 targets; one that arrived
+  // (or was held as an early retry) 4.9 targets ago would be late.
+  expect(q.wouldRefuse(Date.now())).toBe(false);
+  expect(q.wouldRefuse()).toBe(false);
+  expect(q.wouldRefuse(Date.now() - 4.9 * TARGET)).toBe(true);
+  // enter decides the same, and counts the refusal (wouldRefuse does not).
+  const late = enter(q, Date.now() - 4.9 * TARGET);
+  await settle();
+  expect(late.refused).toBeInstanceOf(DatabaseWaitTooLong);
+  expect(q.refused).toBe(1);
+  // A free slot is given however late the call: not refused at admission either.
+  holder.release!();
+  expect(q.wouldRefuse(Date.now() - 10 * TARGET)).toBe(false);
+});
+
 test('while the queue stands, a freed slot does not go to a call that has already waited more than twice the target: it is refused then', async () => {
   const q = queue(1);
   const [holder] = await entered(q, 1);

@@ -15,6 +15,11 @@ export class DatabaseWaitTooLong extends Error {}
  */
 const WAIT_TOO_LONG = new DatabaseWaitTooLong('no database connection in time');
 
+/** The time a call that arrived at `arrived` (none: now) has spent by `now`. */
+function spentSince(arrived: number | undefined, now: number): number {
+  return arrived === undefined ? 0 : Math.max(0, now - arrived);
+}
+
 /** Thrown (through the promise) to a call whose client closed its connection before it got one: nothing is answered. */
 export class CallerGone extends Error {}
 
@@ -113,7 +118,7 @@ export class DbQueue {
     }
     // A call's time counts from its arrival: the time before the queue (reading the request, its
     // credentials, slower under overload; an early retry's wait, EarlyRetries) is not waited again.
-    const before = arrived === undefined ? 0 : Math.max(0, now - arrived);
+    const before = spentSince(arrived, now);
     // Waiting would make it late: refused now rather than after the wait.
     if (this.lateIfWaiting(before)) return Promise.reject(this.refusal());
     return new Promise((grant, refuse) => {
@@ -126,13 +131,15 @@ export class DbQueue {
   }
 
   /**
-   * Whether a call arriving now would be refused at once by `enter` (no slot free, and the
-   * waiters ahead of it would make it late): a call that is sure to need a connection can be
-   * refused on this before its request is read (not counted here: `refusal` counts).
+   * Whether a call that arrived at `arrived` (as for `enter`; none: now) would be refused at once
+   * by `enter` (no slot free, and the waiters ahead of it would make it late, its time since
+   * arrival counted): a call that is sure to need a connection can be refused on this before its
+   * request is read (not counted here: `refusal` counts). An early retry, held a second, mostly is.
    */
-  wouldRefuse(): boolean {
-    this.roll(this.now());
-    return !this.slotFreeNow && this.lateIfWaiting(0);
+  wouldRefuse(arrived?: number): boolean {
+    const now = this.now();
+    this.roll(now);
+    return !this.slotFreeNow && this.lateIfWaiting(spentSince(arrived, now));
   }
 
   /** Whether a call entering now gets a slot at once: one is free and nobody waits for it. */
