@@ -155,10 +155,16 @@ function inThread(origin: string, requests: CheckedRequest[], connections: numbe
     // The thread loads this TypeScript file through tsx, as the bench itself runs (bin/run-ts.js).
     const code = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(__filename)});`;
     const worker = new Worker(code, { eval: true, workerData: { closedLoop: { origin, requests, connections, seconds, opts } } });
-    let fail = failed;
+    // A thread that fails after it has loaded, before its clients are started, fails their start.
+    let died: Error | undefined;
+    let fail = (e: Error) => {
+      died = e;
+      failed(e);
+    };
     worker.once('error', (e) => fail(e));
     worker.once('exit', (code) => fail(new Error(`closed-loop thread exited with ${code}`)));
     worker.once('message', () => ready(() => new Promise<RawLoad>((resolve, reject) => {
+      if (died) return reject(died);
       fail = reject;
       worker.once('message', resolve);
       worker.postMessage('start');
