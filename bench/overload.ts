@@ -173,6 +173,7 @@ export async function runOverload(o: OverloadOptions): Promise<boolean> {
     const slowest = (p: Phase) => Math.max(p.load.answered.max, p.load.refused.max);
     const describe = (p: Phase) => `${p.connections} conn: ${p.load.answered.count} answered (${p.load.answeredRps}/s, p50 ${p.load.answered.p50} ms, p99 ${p.load.answered.p99} ms, max ${p.load.answered.max} ms)`
       + `, ${p.load.refused.count} refused (p50 ${p.load.refused.p50} ms, p99 ${p.load.refused.p99} ms, max ${p.load.refused.max} ms)`
+      + `; the slowest began ${(p.load.slowest.startedAfterMs / 1000).toFixed(1)} s into the phase`
       + `${p.load.other ? `, OTHER ${p.load.other} (connection errors ${p.load.connectionErrors}): ${p.load.otherSample}` : ''}`
       + `${p.healthz ? `; /healthz ${p.healthz.count} probes, p50 ${p.healthz.p50} ms, max ${p.healthz.max} ms${p.healthz.failed ? `, ${p.healthz.failed} FAILED` : ''}` : ''}`
       + `; peak RSS ${p.peakRssMB.join(' / ')} MB; then a normal call: ${p.after.status}${p.after.ok ? '' : ' (WRONG)'} in ${p.after.ms} ms`;

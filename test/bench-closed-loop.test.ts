@@ -4,12 +4,17 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { closedLoop, type CheckedRequest } from '../bench/lib/closed-loop';
 
 const answer = Buffer.from(`<r>${'<Item>x</Item>'.repeat(2000)}</r>`);
 const refusal = '<soap:Fault><Code>ServiceUnavailable</Code></soap:Fault>';
 let server: http.Server;
 let origin: string;
+/** /late: the first request that comes 150 ms or more after the first one is answered 400 ms late. */
+const LATE = { after: 150, by: 400 };
+let firstLate: number | undefined;
+let lateGiven = false;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -19,6 +24,14 @@ beforeAll(async () => {
     else if (req.url === '/shed') res.writeHead(503, { 'Retry-After': '1' }).end(refusal);
     else if (req.url === '/shed-without-retry-after') res.writeHead(503).end(refusal);
     else if (req.url === '/never') return; // no answer
+    else if (req.url === '/late') {
+      firstLate ??= performance.now();
+      if (lateGiven || performance.now() - firstLate < LATE.after) res.end(answer);
+      else {
+        lateGiven = true;
+        setTimeout(() => res.end(answer), LATE.by);
+      }
+    }
     else req.socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -63,6 +76,14 @@ test('in two threads the counts add up: statuses, wrong bodies, latencies and th
   expect({ wrongBodies: r.wrongBodies, wrong2xx: r.wrong2xx }).toEqual({ wrongBodies: r.refused.count, wrong2xx: 0 });
   // Headers too: more than the bodies.
   expect(r.bytesRead).toBeGreaterThan(r.answered.count * answer.length + r.refused.count * refusal.length);
+});
+
+test('the slowest wait is reported with when it began', async () => {
+  const r = await closedLoop(origin, [to('/late')], 2, 0.8);
+  expect(r.slowest.ms).toBeGreaterThanOrEqual(LATE.by);
+  expect(Math.round(r.slowest.ms * 10) / 10).toBe(r.answered.max);
+  expect(r.slowest.startedAfterMs).toBeGreaterThanOrEqual(LATE.after - 10);
+  expect(r.slowest.startedAfterMs).toBeLessThan(800);
 });
 
 test('with a time-out, a request left unanswered that long is a connection error', async () => {

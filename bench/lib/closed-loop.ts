@@ -71,6 +71,16 @@ export interface LoadResult {
   otherSample?: string;
   /** Bytes read from the connections, headers included: what came over the wire. */
   bytesRead: number;
+  /**
+   * The longest wait of a right answer or a refusal, and when it began (ms after the clients
+   * started): a wait that began as all the connections opened at once, or in the steady load.
+   */
+  slowest: Slowest;
+}
+
+export interface Slowest {
+  ms: number;
+  startedAfterMs: number;
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -97,6 +107,7 @@ interface RawLoad {
   connectionErrors: number;
   otherSample?: string;
   bytesRead: number;
+  slowest: Slowest;
 }
 
 /**
@@ -140,6 +151,7 @@ export async function closedLoop(origin: string, requests: CheckedRequest[], con
     connectionErrors: sum('connectionErrors'),
     otherSample: parts.find((p) => p.otherSample)?.otherSample,
     bytesRead: sum('bytesRead'),
+    slowest: parts.map((p) => p.slowest).reduce((a, b) => (b.ms > a.ms ? b : a)),
   };
 }
 
@@ -231,7 +243,7 @@ function loop(origin: string, requests: CheckedRequest[], connections: number, s
     expected: c.expected,
     equivalent: c.inflatesTo && inflatesTo(c.inflatesTo.plain, c.inflatesTo.contentEncoding),
   }));
-  const raw: RawLoad = { wall: 0, answered: [], refused: [], otherMs: [], statuses: {}, wrongBodies: 0, wrong2xx: 0, other: 0, connectionErrors: 0, bytesRead: 0 };
+  const raw: RawLoad = { wall: 0, answered: [], refused: [], otherMs: [], statuses: {}, wrongBodies: 0, wrong2xx: 0, other: 0, connectionErrors: 0, bytesRead: 0, slowest: { ms: 0, startedAfterMs: 0 } };
   const sockets: Socket[] = [];
   // undici's own default time-outs (10 s to connect, 300 s for an answer) where none is given.
   const connector = buildConnector(opts.timeoutMs ? { timeout: opts.timeoutMs } : {});
@@ -259,8 +271,11 @@ function loop(origin: string, requests: CheckedRequest[], connections: number, s
       raw.wrongBodies++;
       if (x.status >= 200 && x.status < 300) raw.wrong2xx++;
     }
-    if (x.status === 200 && right) raw.answered.push(ms);
-    else if (x.retryAfter && x.body().includes('<Code>ServiceUnavailable</Code>')) raw.refused.push(ms);
+    const answer = x.status === 200 && right;
+    const refusal = !answer && x.retryAfter && x.body().includes('<Code>ServiceUnavailable</Code>');
+    if ((answer || refusal) && ms > raw.slowest.ms) raw.slowest = { ms, startedAfterMs: x.t0 - started };
+    if (answer) raw.answered.push(ms);
+    else if (refusal) raw.refused.push(ms);
     else {
       raw.other++;
       raw.otherMs.push(ms);
