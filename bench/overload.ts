@@ -170,7 +170,7 @@ export async function runOverload(o: OverloadOptions): Promise<boolean> {
       const after = await normalCall(origin, requests[0]);
       return { connections, load, peakRssMB: peaks.map(mb), healthz, after };
     };
-    const slowest = (p: Phase) => Math.max(p.load.answered.max, p.load.refused.max);
+    const slowest = (p: Phase) => p.load.slowest.ms;
     const describe = (p: Phase) => `${p.connections} conn: ${p.load.answered.count} answered (${p.load.answeredRps}/s, p50 ${p.load.answered.p50} ms, p99 ${p.load.answered.p99} ms, max ${p.load.answered.max} ms)`
       + `, ${p.load.refused.count} refused (p50 ${p.load.refused.p50} ms, p99 ${p.load.refused.p99} ms, max ${p.load.refused.max} ms)`
       + `; the slowest began ${(p.load.slowest.startedAfterMs / 1000).toFixed(1)} s into the phase`

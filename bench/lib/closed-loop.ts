@@ -151,8 +151,14 @@ export async function closedLoop(origin: string, requests: CheckedRequest[], con
     connectionErrors: sum('connectionErrors'),
     otherSample: parts.find((p) => p.otherSample)?.otherSample,
     bytesRead: sum('bytesRead'),
-    slowest: parts.map((p) => p.slowest).reduce((a, b) => (b.ms > a.ms ? b : a)),
+    slowest: slowestOf(parts.map((p) => p.slowest)),
   };
+}
+
+/** The slowest of the threads' slowest waits, its wait rounded as the percentiles' are. */
+function slowestOf(waits: Slowest[]): Slowest {
+  const s = waits.reduce((a, b) => (b.ms > a.ms ? b : a));
+  return { ms: round1(s.ms), startedAfterMs: s.startedAfterMs };
 }
 
 type LoopOptions = Required<Pick<LoadOptions, 'order' | 'timeoutMs'>>;
