@@ -3,7 +3,7 @@ import type { Logger } from '../log';
 import type { ContentType } from './content-type';
 
 /** What a request carries for the access log, the metrics and error logging (set as it is served). */
-interface Locals {
+export interface Locals {
   requestId?: string;
   /** The service's logger (a child with the request id is made only when something is logged). */
   log?: Logger;
@@ -18,6 +18,18 @@ interface Locals {
   devId?: number;
   /** An operation call's Content-Type, parsed once by the router (undefined: none, or not usable). */
   contentType?: ContentType;
+}
+
+/**
+ * A request's empty Locals, every field present from the start: one hidden class for every
+ * request, where `Object.create(null)` made a dictionary-mode object whose every store and load
+ * was a hash-table lookup (docs/performance.md, "eleventh pass").
+ */
+export function newLocals(): Locals {
+  return {
+    requestId: undefined, log: undefined, startedAt: undefined, path: undefined, binding: undefined,
+    operation: undefined, outcome: undefined, devId: undefined, contentType: undefined,
+  };
 }
 
 /** The request and response of the whole service: plain Node ones, with what the router puts in `locals`. */

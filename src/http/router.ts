@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { Logger } from '../log';
 import { errors, toServiceError } from '../errors';
 import { parseContentType } from './content-type';
-import { pathOf, type Req, type Res } from './exchange';
+import { newLocals, pathOf, type Req, type Res } from './exchange';
 import { sendErrorDocument } from './error-document';
 import { logServiceError } from './log-error';
 
@@ -81,7 +81,7 @@ export function router(site: Site, begin: (req: Req, res: Res) => void): http.Re
 
   return (req, rawRes) => {
     const res = rawRes as Res;
-    res.locals ??= Object.create(null);
+    res.locals ??= newLocals();
     begin(req, res);
     let path = pathOf(req);
     // An absolute-form request target (`GET http://host/path`): its path.
