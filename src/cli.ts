@@ -50,7 +50,7 @@ program
   .command('serve')
   .description('start the service (embedded database with sample data when DATABASE_URL is unset)')
   .option('-p, --port <port>', 'port to listen on (overrides PORT)', parsePort)
-  .option('-w, --workers [n]', 'serve from n worker processes (node:cluster); default: one per core', parseWorkers)
+  .option('-w, --workers [n]', 'serve from n worker processes (node:cluster); default: one per core; 1: a single process', parseWorkers)
   .addHelpText('after', () => environmentHelp())
   .action(async (opts: { port?: number; workers?: number | true }) => {
     const config = withConfig();
@@ -60,7 +60,10 @@ program
     if (cluster.isWorker) return serveWorker(config, logger);
     const workers = typeof opts.workers === 'number' ? opts.workers : os.availableParallelism();
     if (config.DATABASE_URL) await checkServerDatabase(config, workers, logger);
-    if (workers > 1) return runPrimary(config, workers, logger, report);
+    // Without a number, one core still gets a primary and one worker: a single process has neither
+    // the worker's bounded heap nor its 64 more listening handles, and under overload its callers
+    // waited up to 7.8 s and /healthz 7.7 s (docs/performance.md, "eleventh pass").
+    if (workers > 1 || typeof opts.workers !== 'number') return runPrimary(config, workers, logger, report);
     const running = await startServer(config, logger, { report, accessLogger: createAccessLogger(config.LOG_LEVEL) });
     const address = running.server.address();
     process.stdout.write(startupLines({

@@ -16,18 +16,18 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-const target = () => `${svc.url}/API/hunting.asmx/GetMonster?DevID=${svc.key.devId}&DevKey=${encodeURIComponent(svc.key.devKey)}&MonsterID=1`;
+const target = (on: SpawnedServe) => `${on.url}/API/hunting.asmx/GetMonster?DevID=${on.key.devId}&DevKey=${encodeURIComponent(on.key.devKey)}&MonsterID=1`;
 
-/** Makes `n` requests, each on a connection of its own; the pids that answered them. */
-async function servedBy(n: number): Promise<Set<number>> {
+/** Makes `n` requests to `on`, each on a connection of its own; the pids that answered them. */
+async function servedBy(n: number, on: SpawnedServe = svc): Promise<Set<number>> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const res = await fetch(target(), { headers: { Connection: 'close' }, signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(target(on), { headers: { Connection: 'close' }, signal: AbortSignal.timeout(5_000) });
     expect(res.status).toBe(200);
     await res.text();
     ids.push(res.headers.get('x-request-id')!);
   }
-  const line = (id: string) => svc.log.find((l) => l.requestId === id && l.msg === 'request');
+  const line = (id: string) => on.log.find((l) => l.requestId === id && l.msg === 'request');
   await until('the access log lines of the requests', () => ids.every(line), 5_000);
   return new Set(ids.map((id) => line(id)!.pid as number));
 }
@@ -59,6 +59,33 @@ test('--workers 2: requests are served by two processes, none of them the primar
   svc.child.kill('SIGTERM');
   expect(await svc.exited).toEqual({ code: 0, signal: null });
   expect(svc.log.filter((l) => l.msg === 'shutting down').length).toBeGreaterThanOrEqual(2);
+});
+
+test('serve without --workers on one core: a primary and one worker with the workers\' heap flags, not a single process; --workers 1: a single process', async () => {
+  // taskset (util-linux) limits the process to one CPU, as a container's cpuset does: node's
+  // availableParallelism() is then 1.
+  const oneCore = ['taskset', '-c', '0'];
+  const byDefault = await spawnServe([], {}, { prefix: oneCore });
+  try {
+    expect(byDefault.lines).toContain('  workers:   1');
+    const served = await servedBy(4, byDefault);
+    expect(served.size).toBe(1);
+    const [worker] = [...served];
+    expect(worker).not.toBe(byDefault.child.pid);
+    expect(fs.readFileSync(`/proc/${worker}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(workerHeapFlags(64, [])));
+    byDefault.child.kill('SIGTERM');
+    expect(await byDefault.exited).toEqual({ code: 0, signal: null });
+
+    const single = await spawnServe(['--workers', '1'], {}, { prefix: oneCore, over: byDefault });
+    try {
+      expect(single.lines.some((l) => l.startsWith('  workers:'))).toBe(false);
+      expect(await servedBy(2, single)).toEqual(new Set([single.child.pid]));
+    } finally {
+      await single.stop();
+    }
+  } finally {
+    await byDefault.stop();
+  }
 });
 
 /** The listening socket on `port` as `ss` shows it: its backlog, and the file descriptors on it by pid. */

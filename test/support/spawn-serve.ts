@@ -24,17 +24,20 @@ export interface SpawnedServe {
  * port of its own over a fresh seeded database, or over the database (and key) of another one
  * (`opts.over`: a second instance; stop() leaves it). Without DATABASE_URL in the test environment
  * the database is an embedded one in another process, which the service is told it shares (as a
- * cluster worker is).
+ * cluster worker is). `opts.prefix`: a command that runs node in its place, keeping its pid (as
+ * `taskset -c 0` does).
  */
 export async function spawnServe(
   args: string[] = [],
   env: NodeJS.ProcessEnv = {},
-  opts: { over?: Pick<SpawnedServe, 'db' | 'key'>; svapi?: string[] } = {},
+  opts: { over?: Pick<SpawnedServe, 'db' | 'key'>; svapi?: string[]; prefix?: string[] } = {},
 ): Promise<SpawnedServe> {
-  const { over, svapi = SVAPI_SOURCE } = opts;
+  const { over, svapi = SVAPI_SOURCE, prefix = [] } = opts;
   const db = over?.db ?? await freshDatabase({ seed: true });
   const key = over?.key ?? await createKey(db.knex, 'spawned');
-  const child = spawn(process.execPath, [...svapi, 'serve', ...args], {
+  // `prefix`: a command that runs node in its place (as `taskset -c 0` does), keeping its pid.
+  const [command, ...argv] = [...prefix, process.execPath, ...svapi, 'serve', ...args];
+  const child = spawn(command, argv, {
     cwd: ROOT,
     env: {
       ...process.env,
