@@ -50,6 +50,11 @@ export interface Measurement {
   /** CPU used during the measured part, as % of one core (the server: every process of it). */
   cpuPct: { server: number; postgres: number | null; loadGenerator: number };
   /**
+   * The same for each process of the server, the primary first: how the load fell on a cluster's
+   * workers (the operating system gives a new connection to whichever worker accepts first).
+   */
+  cpuPctByProcess: number[];
+  /**
    * CPU milliseconds per request of the serving process and of the Postgres backends: steadier
    * than rps on a busy machine, where the process does not get a whole core.
    */
@@ -96,10 +101,12 @@ export async function measure(
   const pgPids = backends ? await backends() : [];
   const pgCpu = () => pgPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const serverCpuNow = () => serverPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const byProcess0 = serverPids.map(cpuSeconds);
   const cpu0 = { server: serverCpuNow(), pg: pgCpu(), me: process.cpuUsage(), at: process.hrtime.bigint() };
   const result = await load(target, opts.connections, opts.durationSeconds);
   const wall = Number(process.hrtime.bigint() - cpu0.at) / 1e9;
   const me = process.cpuUsage(cpu0.me);
+  const byProcess = serverPids.map((pid, i) => cpuSeconds(pid) - byProcess0[i]);
   await afterRun?.();
   const peak = Math.max(...serverPids.map((pid, i) => {
     const polled = samplers[i].stop();
@@ -129,6 +136,7 @@ export async function measure(
       postgres: backends ? pct(pgCpu() - cpu0.pg) : null,
       loadGenerator: pct((me.user + me.system) / 1e6),
     },
+    cpuPctByProcess: byProcess.map(pct),
     cpuMsPerRequest: { server: 0, postgres: null },
     serverCpuUsPerRequest: requests ? (serverCpu * 1e6) / requests : 0,
     bytesPerResponse: Math.round(samplesOf(target).reduce((n, s) => n + Buffer.byteLength(s.expected), 0) / samplesOf(target).length),
