@@ -35,7 +35,6 @@ export async function spawnServe(
   const { over, svapi = SVAPI_SOURCE, prefix = [] } = opts;
   const db = over?.db ?? await freshDatabase({ seed: true });
   const key = over?.key ?? await createKey(db.knex, 'spawned');
-  // `prefix`: a command that runs node in its place (as `taskset -c 0` does), keeping its pid.
   const [command, ...argv] = [...prefix, process.execPath, ...svapi, 'serve', ...args];
   const child = spawn(command, argv, {
     cwd: ROOT,
