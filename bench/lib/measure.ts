@@ -100,9 +100,8 @@ export async function measure(
   const samplers = serverPids.map((pid) => rssSampler(pid));
   const pgPids = backends ? await backends() : [];
   const pgCpu = () => pgPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-  const serverCpuNow = () => serverPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const byProcess0 = serverPids.map(cpuSeconds);
-  const cpu0 = { server: serverCpuNow(), pg: pgCpu(), me: process.cpuUsage(), at: process.hrtime.bigint() };
+  const cpu0 = { pg: pgCpu(), me: process.cpuUsage(), at: process.hrtime.bigint() };
   const result = await load(target, opts.connections, opts.durationSeconds);
   const wall = Number(process.hrtime.bigint() - cpu0.at) / 1e9;
   const me = process.cpuUsage(cpu0.me);
@@ -118,7 +117,7 @@ export async function measure(
   }));
   const pct = (seconds: number) => Math.round((seconds / wall) * 1000) / 10;
   const requests = result.responded.count;
-  const serverCpu = serverCpuNow() - cpu0.server;
+  const serverCpu = byProcess.reduce((sum, seconds) => sum + seconds, 0);
   const { p50, p90, p99, max, mean } = result.responded;
   const m: Measurement = {
     requests,
