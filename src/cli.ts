@@ -60,10 +60,11 @@ program
     if (cluster.isWorker) return serveWorker(config, logger);
     const workers = typeof opts.workers === 'number' ? opts.workers : os.availableParallelism();
     if (config.DATABASE_URL) await checkServerDatabase(config, workers, logger);
-    // Without a number, one core still gets a primary and one worker: a single process has neither
-    // the worker's bounded heap nor its 64 more listening handles, and under overload its callers
-    // waited up to 7.8 s and /healthz 7.7 s (docs/performance.md, "eleventh pass").
-    if (workers > 1 || typeof opts.workers !== 'number') return runPrimary(config, workers, logger, report);
+    // Only `--workers 1` is a single process: one core by default still gets a primary and one
+    // worker, as a single process has neither the worker's bounded heap nor its 64 more listening
+    // handles, and under overload its callers waited up to 7.8 s and /healthz 7.7 s
+    // (docs/performance.md, "eleventh pass").
+    if (opts.workers !== 1) return runPrimary(config, workers, logger, report);
     const running = await startServer(config, logger, { report, accessLogger: createAccessLogger(config.LOG_LEVEL) });
     const address = running.server.address();
     process.stdout.write(startupLines({
