@@ -3,7 +3,7 @@ import type { Logger } from '../log';
 import type { ContentType } from './content-type';
 
 /** What a request carries for the access log, the metrics and error logging (set as it is served). */
-export interface Locals {
+interface Locals {
   requestId?: string;
   /** The service's logger (a child with the request id is made only when something is logged). */
   log?: Logger;
