@@ -150,7 +150,7 @@ export async function runCachedCases(ctx: CachedContext): Promise<CachedResult> 
       if (i === 1) Object.assign(refs, { 'node-soap': soapRefM, 'raw-http': rawM });
       ctx.log(round.failed.length
         ? `FAILED, no ratio taken: ${round.failed.join('; ')}`
-        : `${round.soap11.toFixed(3)}, ${round.httpGet.toFixed(3)}; SOAP 1.1 vs ceiling ${round.soap11VsCeiling.toFixed(3)}; p99 HTTP GET ${httpOurs.latencyMs.p99} ms vs ceiling ${rawM.latencyMs.p99} ms (the service's processes' CPU over HTTP GET ${httpOurs.cpuPctByProcess.join(' / ')}%; node-soap ${soapRefM.rps.toFixed(0)} rps, ceiling ${rawM.rps.toFixed(0)} rps)`);
+        : `${round.soap11.toFixed(3)}, ${round.httpGet.toFixed(3)}; SOAP 1.1 vs ceiling ${round.soap11VsCeiling.toFixed(3)}; p99 HTTP GET ${httpOurs.latencyMs.p99} ms vs ceiling ${rawM.latencyMs.p99} ms (CPU over HTTP GET: the service's processes ${httpOurs.cpuPctByProcess.join(' / ')}%, the load generator ${httpOurs.cpuPct.loadGenerator}%, the machine ${httpOurs.cpuPct.machine}% of ${os.availableParallelism() * 100}%; node-soap ${soapRefM.rps.toFixed(0)} rps, ceiling ${rawM.rps.toFixed(0)} rps)`);
     }
     await ctx.stop(soapRef.child);
     await ctx.stop(raw.child);

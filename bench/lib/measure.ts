@@ -1,5 +1,5 @@
 import { closedLoop, type CheckedRequest, type LoadResult } from './closed-loop';
-import { cpuSeconds, peakRss, processTree, resetPeak, rssSampler } from './proc';
+import { cpuSeconds, machineBusySeconds, peakRss, processTree, resetPeak, rssSampler } from './proc';
 import type { Request } from './cases';
 
 /** A request and the answer every response to it must be (a correct answer fetched before the run). */
@@ -48,7 +48,7 @@ export interface Measurement {
   /** How the peak was taken: VmHWM after a reset (exact), or VmRSS polled every 100 ms. */
   peakRssSource: 'VmHWM' | 'VmRSS-poll';
   /** CPU used during the measured part, as % of one core (the server: every process of it). */
-  cpuPct: { server: number; postgres: number | null; loadGenerator: number };
+  cpuPct: { server: number; postgres: number | null; loadGenerator: number; machine: number };
   /**
    * The same for each process of the server, the primary first: how the load fell on a cluster's
    * workers (the operating system gives a new connection to whichever worker accepts first).
@@ -101,11 +101,12 @@ export async function measure(
   const pgPids = backends ? await backends() : [];
   const pgCpu = () => pgPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const byProcess0 = serverPids.map(cpuSeconds);
-  const cpu0 = { pg: pgCpu(), me: process.cpuUsage(), at: process.hrtime.bigint() };
+  const cpu0 = { pg: pgCpu(), me: process.cpuUsage(), machine: machineBusySeconds(), at: process.hrtime.bigint() };
   const result = await load(target, opts.connections, opts.durationSeconds);
   const wall = Number(process.hrtime.bigint() - cpu0.at) / 1e9;
   const me = process.cpuUsage(cpu0.me);
   const byProcess = serverPids.map((pid, i) => cpuSeconds(pid) - byProcess0[i]);
+  const machine = machineBusySeconds() - cpu0.machine;
   await afterRun?.();
   const peak = Math.max(...serverPids.map((pid, i) => {
     const polled = samplers[i].stop();
@@ -134,6 +135,7 @@ export async function measure(
       server: pct(serverCpu),
       postgres: backends ? pct(pgCpu() - cpu0.pg) : null,
       loadGenerator: pct((me.user + me.system) / 1e6),
+      machine: pct(machine),
     },
     cpuPctByProcess: byProcess.map(pct),
     cpuMsPerRequest: { server: 0, postgres: null },

@@ -140,6 +140,17 @@ export function tryCpuSeconds(pid: number): number | undefined {
 /** User + system CPU time of a process, in seconds (0 once it is gone). */
 export const cpuSeconds = (pid: number): number => tryCpuSeconds(pid) ?? 0;
 
+/**
+ * The whole machine's busy CPU time (every core: user, nice, system, irq, softirq, steal), in
+ * seconds, from /proc/stat: with the server's and the load generator's own, it tells what else
+ * had the cores and how much of them was idle.
+ */
+export function machineBusySeconds(): number {
+  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = fields;
+  return (user + nice + system + irq + softirq + steal) / TICK;
+}
+
 /** The parent's PID of a process, from /proc/<pid>/stat; undefined once it is gone. */
 function parentOf(pid: number): number | undefined {
   try {

@@ -328,7 +328,7 @@ export async function runUncached(ctx: UncachedContext, cases: UncachedCase[]): 
 
       const rounds = new Map<string, UncachedRound[]>(prepared.map((p) => [p.c.name, []]));
       const groups = [...new Set(prepared.map((p) => p.c.group))];
-      const line = (m: Measurement) => `${m.rps.toFixed(0)} rps, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, ${m.cpuMsPerRequest.server.toFixed(2)} srv ms/req${failure(m) ? `  FAILED: ${failure(m)}` : ''}`;
+      const line = (m: Measurement) => `${m.rps.toFixed(0)} rps, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, ${m.cpuMsPerRequest.server.toFixed(2)} srv ms/req (CPU: the service's processes ${m.cpuPctByProcess.join(' / ')}%, Postgres ${m.cpuPct.postgres}%, the load generator ${m.cpuPct.loadGenerator}%, the machine ${m.cpuPct.machine}%)${failure(m) ? `  FAILED: ${failure(m)}` : ''}`;
       for (let r = 1; r <= ctx.rounds; r++) {
         for (const group of groups) {
           const members = prepared.filter((p) => p.c.group === group);
