@@ -42,6 +42,8 @@ interface ServiceApp {
   stop(): Promise<void>;
   /** From now on /readyz answers 503 (shutting down), so a balancer stops sending requests here. */
   drain(): void;
+  /** Calls that have waited for a database connection since the start (all of the pool was in use). */
+  waitedForDatabase(): number;
 }
 
 /**
@@ -110,5 +112,6 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
     drain: () => {
       draining = true;
     },
+    waitedForDatabase: () => dbQueue.queued,
   };
 }

@@ -8,6 +8,7 @@ import { LISTEN_BACKLOG, SHUTDOWN_GRACE_MS } from './server';
 import { holdHostCounts } from './auth/limit-store';
 import { aggregateWorkerMetrics } from './metrics-cluster';
 import { lendListenHandles } from './listen-handles';
+import { placeConnections } from './placement/primary';
 import { startupLines, type StartupInfo } from './startup-lines';
 import { SAMPLE_SEEDING } from '../seeds/sample';
 
@@ -152,5 +153,6 @@ export async function runPrimary(config: Config, requested: number, logger: Logg
   holdHostCounts();
   aggregateWorkerMetrics();
   if (cluster.schedulingPolicy === cluster.SCHED_NONE) lendListenHandles(LISTEN_BACKLOG);
+  if (config.SVAPI_CLUSTER_SCHEDULING === 'adaptive') placeConnections(logger);
   for (let i = 0; i < workers; i++) fork();
 }

@@ -28,15 +28,19 @@ function kindOf(message: unknown): Kind | undefined {
 }
 
 /**
- * In a cluster worker that accepts its own connections (SVAPI_CLUSTER_SCHEDULING=none), once
- * `server` listens: asks the primary for EXTRA_LISTEN_HANDLES copies of its listening socket and
- * hands their connections to `server`. The returned function closes the copies (with `server`).
+ * In a cluster worker that accepts its own connections (SVAPI_CLUSTER_SCHEDULING adaptive or
+ * none), once `server` listens: asks the primary for EXTRA_LISTEN_HANDLES copies of its listening
+ * socket and hands their connections to `server`. The returned function closes the copies (not
+ * `server`); this may be called again after they are closed (the worker accepts again).
  * `backlog`: the socket's listen backlog, set again on each copy (node listens on a received
  * server with its default, 511, and the backlog is the socket's, not the copy's).
  */
 export function acceptOnMoreHandles(server: net.Server, backlog: number): () => void {
   const handles: net.Server[] = [];
-  let closed = false;
+  // Each request for copies is numbered: a copy of an earlier one, arriving after its copies were
+  // closed, is closed at once.
+  const gen = ++generation;
+  open = gen;
   // While the primary has not acknowledged the lent socket, a channel that closes (the primary
   // died) emits no 'disconnect' (node's child_process waits for the acknowledgement first), so
   // node:cluster would not end this worker: it would go on serving with no primary. Until the
@@ -44,25 +48,45 @@ export function acceptOnMoreHandles(server: net.Server, backlog: number): () => 
   const orphaned = setInterval(() => {
     if (!process.connected) process.exit(0);
   }, ORPHAN_CHECK_MS).unref();
+  copiesFor = (handle) => {
+    clearInterval(orphaned);
+    const copy = net.createServer((socket) => server.emit('connection', socket));
+    // An accept error is the server's, as on its own handle.
+    copy.on('error', (e: Error) => server.emit('error', e));
+    copy.listen(handle, backlog);
+    handles.push(copy);
+  };
+  connectionsTo = server;
+  listenForCopies();
+  process.send!({ [TAG]: 'lend' satisfies Kind, gen }, server);
+  return () => {
+    clearInterval(orphaned);
+    if (open === gen) open = 0;
+    for (const h of handles.splice(0)) h.close();
+  };
+}
+
+/** The latest request for copies, and the one whose copies are open (0: none). */
+let generation = 0;
+let open = 0;
+let copiesFor: (handle: net.Server) => void = () => {};
+let connectionsTo: net.Server | undefined;
+let listening = false;
+
+/** The worker's one listener for the primary's copies and passed connections. */
+function listenForCopies(): void {
+  if (listening) return;
+  listening = true;
   process.on('message', (message: unknown, handle: unknown) => {
     const kind = kindOf(message);
     if (kind === 'handle' && handle instanceof net.Server) {
-      clearInterval(orphaned);
-      const copy = net.createServer((socket) => server.emit('connection', socket));
-      // An accept error is the server's, as on its own handle.
-      copy.on('error', (e: Error) => server.emit('error', e));
-      copy.listen(handle, backlog);
-      if (closed) copy.close();
-      else handles.push(copy);
+      const gen = (message as { gen?: number }).gen ?? 0;
+      if (gen === open) copiesFor(handle);
+      else handle.close();
     } else if (kind === 'connection' && handle instanceof net.Socket) {
-      server.emit('connection', handle);
+      connectionsTo?.emit('connection', handle);
     }
   });
-  process.send!({ [TAG]: 'lend' satisfies Kind }, server);
-  return () => {
-    closed = true;
-    for (const h of handles) h.close();
-  };
 }
 
 /**
@@ -75,6 +99,7 @@ export function acceptOnMoreHandles(server: net.Server, backlog: number): () => 
 export function lendListenHandles(backlog: number): void {
   cluster.on('message', (worker, message: unknown, received: unknown) => {
     if (kindOf(message) !== 'lend' || !(received instanceof net.Server)) return;
+    const gen = (message as { gen?: number }).gen;
     const server = net.createServer({ pauseOnConnect: true }, (socket) => {
       if (worker.isConnected()) worker.send({ [TAG]: 'connection' satisfies Kind }, socket);
       else socket.destroy();
@@ -89,7 +114,7 @@ export function lendListenHandles(backlog: number): void {
       const sent = () => {
         if (--left === 0) close();
       };
-      for (let i = 0; i < EXTRA_LISTEN_HANDLES; i++) worker.send({ [TAG]: 'handle' satisfies Kind }, server, undefined, sent);
+      for (let i = 0; i < EXTRA_LISTEN_HANDLES; i++) worker.send({ [TAG]: 'handle' satisfies Kind, gen }, server, undefined, sent);
     });
   });
 }

@@ -1,11 +1,13 @@
 import cluster from 'node:cluster';
 import http from 'node:http';
+import net from 'node:net';
 import type { Config } from './config';
 import { createKnex, openDatabase } from './db/connect';
 import { demoCredential, type DemoCredential } from './auth/demo-key';
 import { createApp } from './app';
 import { createHttpServer } from './http-server';
 import { acceptOnMoreHandles } from './listen-handles';
+import { followPlacement, type WorkerPlacement } from './placement/worker';
 import type { Logger } from './log';
 import { SAMPLE_SEEDING } from '../seeds/sample';
 
@@ -55,20 +57,45 @@ export async function startServer(config: Config, logger: Logger, opts: StartOpt
       await admin.destroy();
     }
   }
-  const { app, stop, drain } = await createApp({ config, db, logger, accessLogger: opts.accessLogger });
+  const { app, stop, drain, waitedForDatabase } = await createApp({ config, db, logger, accessLogger: opts.accessLogger });
   const server = createHttpServer(app, config);
   let stopping = false;
-  // Once stopping, every answer closes its connection, so no client reuses it for a new request.
-  server.prependListener('request', (_req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (stopping) res.setHeader('Connection', 'close');
+  let placement: WorkerPlacement | undefined;
+  // Once stopping, every answer closes its connection, so no client reuses it for a new request;
+  // so does one that placement moves to another worker.
+  server.prependListener('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (stopping || placement?.closes(req.socket)) res.setHeader('Connection', 'close');
   });
-  await new Promise<void>((resolve, reject) => {
+  const listen = () => new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG }, () => resolve());
+    server.listen({ port: config.PORT, host: config.HOST, backlog: LISTEN_BACKLOG }, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
+  await listen();
   // A worker that accepts its own connections takes a burst of them in faster on more handles.
-  const closeMoreHandles = cluster.isWorker && config.SVAPI_CLUSTER_SCHEDULING === 'none' ? acceptOnMoreHandles(server, LISTEN_BACKLOG) : () => {};
+  const ownAccepts = cluster.isWorker && config.SVAPI_CLUSTER_SCHEDULING !== 'rr';
+  let closeMoreHandles = ownAccepts ? acceptOnMoreHandles(server, LISTEN_BACKLOG) : () => {};
+  if (ownAccepts && config.SVAPI_CLUSTER_SCHEDULING === 'adaptive') {
+    placement = followPlacement(server, {
+      accept: async () => {
+        await listen();
+        closeMoreHandles = acceptOnMoreHandles(server, LISTEN_BACKLOG);
+      },
+      refuse: () => {
+        closeMoreHandles();
+        // net's close, not http's: http's also closes the idle kept-alive connections, and a client
+        // may be sending its next request on one just then (it would see the connection reset);
+        // and stops the headers and request time-out checks, which these connections still need.
+        // They close after their next answer instead (placement.closes).
+        net.Server.prototype.close.call(server);
+      },
+      waitedForDatabase,
+    });
+  }
   const closeServer = () => {
+    placement?.stop();
     closeMoreHandles();
     return new Promise<void>((resolve) => server.close(() => resolve()));
   };

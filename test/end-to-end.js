@@ -22,6 +22,7 @@ const END_TO_END = [
   'cli', // svapi's CLI run some twenty times
   'search-index', // EXPLAIN over 100,000-row tables
   'load-shedding', // svapi serve under load from autocannon, up to 1,024 connections
+  'placement', // svapi serve --workers 2 under load, with the cores kept busy
 ];
 
 const NEEDS = 'chromium, python3-zeep, libaxis-java and libjaxws-java with a JDK, mono-devel, gsoap, redis-server, haproxy';

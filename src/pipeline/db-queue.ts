@@ -71,6 +71,8 @@ interface Waiter {
 export class DbQueue {
   /** Calls refused for their wait since the start. */
   refused = 0;
+  /** Calls that found no slot free and waited (or were refused at their deadline) since the start. */
+  queued = 0;
   private inUse = 0;
   private readonly queue: Waiter[] = [];
   private head = 0;
@@ -121,6 +123,7 @@ export class DbQueue {
     const before = spentSince(arrived, now);
     // Waiting would make it late: refused now rather than after the wait.
     if (this.lateIfWaiting(before)) return Promise.reject(this.refusal());
+    this.queued++;
     return new Promise((grant, refuse) => {
       const waiter: Waiter = { settled: false, since: now, arrived: now - before, grant, refuse, timer: undefined as unknown as NodeJS.Timeout };
       waiter.timer = setTimeout(() => this.expire(waiter), this.maxWaitMs - before);

@@ -1,0 +1,61 @@
+/** What the primary knows of one worker over the last interval. */
+export interface WorkerLoad {
+  /** CPU the worker used, in cores (1 = a whole core). */
+  cpu: number;
+  /** Its calls that had to wait for a database connection (its pool was all in use). */
+  waited: number;
+}
+
+/** One interval's reading: the machine's idle CPU and each worker's load, the accepting ones first. */
+export interface Reading {
+  /** Idle CPU of the whole machine, in cores. */
+  idleCores: number;
+  workers: WorkerLoad[];
+  /** How many of `workers` (the first ones) accept new connections. */
+  accepting: number;
+}
+
+/** A worker whose CPU is at least this (cores) is busy enough to want another beside it, when a core is free. */
+export const SATURATED_CPU = 0.85;
+/** Idle CPU (cores) that lets a CPU-bound service spread: a second worker could only run on that much. */
+export const SPREAD_IDLE_FOR_CPU = 0.5;
+/** Idle CPU (cores) that lets a service whose calls wait for a database connection spread (another worker brings its own pool). */
+export const SPREAD_IDLE_FOR_POOL = 0.25;
+/** The machine is full when less than this (cores) is idle. */
+export const FULL_IDLE = 0.15;
+/** Below this (cores, all workers together) the service is too lightly loaded to move anything. */
+export const LIGHT_CPU = 0.6;
+/**
+ * Fewer workers carry the load of more when the more use at most this much beyond the fewer's
+ * cores: a worker with all the connections does more in each turn of its event loop (a cached
+ * GetMonster load that took 99-118% of a core over two workers took 96-97% on one).
+ */
+export const PACKING_GAIN = 0.25;
+
+/**
+ * How many workers should accept new connections, from one interval's reading (the caller acts
+ * only when consecutive readings agree). Connections are packed on as few workers as carry the
+ * load while other processes need the machine's cores, and spread when another worker would
+ * bring work done:
+ * - one more when every accepting worker is saturated (its CPU, or its database pool, which each
+ *   worker has its own of) and the machine has idle CPU for another;
+ * - one fewer when the machine is full, no call waits for a database connection (the load is the
+ *   workers' CPU alone), and the accepting workers' CPU together would fit on one fewer: three
+ *   busy processes on two cores (two workers and, say, the clients) make every request wait its
+ *   turn on a core, where one worker with a core of its own answers as many as fast.
+ * Otherwise as it is.
+ */
+export function acceptingWorkers(r: Reading): number {
+  const active = r.workers.slice(0, r.accepting);
+  const cpu = active.reduce((sum, w) => sum + w.cpu, 0);
+  const waited = r.workers.some((w) => w.waited > 0);
+  if (r.accepting < r.workers.length && active.length > 0) {
+    const poolBound = active.every((w) => w.waited > 0) && r.idleCores >= SPREAD_IDLE_FOR_POOL;
+    const cpuBound = active.every((w) => w.cpu >= SATURATED_CPU) && r.idleCores >= SPREAD_IDLE_FOR_CPU;
+    if (poolBound || cpuBound) return r.accepting + 1;
+  }
+  if (r.accepting > 1 && !waited && r.idleCores < FULL_IDLE && cpu >= LIGHT_CPU && cpu <= r.accepting - 1 + PACKING_GAIN) {
+    return r.accepting - 1;
+  }
+  return r.accepting;
+}

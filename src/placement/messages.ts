@@ -1,0 +1,11 @@
+/** The property that marks placement's messages among the others between primary and workers. */
+export const PLACEMENT_TAG = 'svapiPlacement';
+
+/** How often each worker reports its load, and the primary reads the machine's. */
+export const REPORT_MS = 500;
+
+/** Between the primary and a worker: its load (worker to primary), or what to do (primary to worker). */
+export type PlacementMessage =
+  | { [PLACEMENT_TAG]: 'load'; cpu: number; waited: number }
+  | { [PLACEMENT_TAG]: 'accept'; accept: boolean }
+  | { [PLACEMENT_TAG]: 'shed'; share: number };

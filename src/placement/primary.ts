@@ -1,0 +1,96 @@
+import cluster, { type Worker } from 'node:cluster';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import type { Logger } from '../log';
+import { acceptingWorkers, type Reading, type WorkerLoad } from './decide';
+import { PLACEMENT_TAG, REPORT_MS, type PlacementMessage } from './messages';
+
+/** Readings in a row that must want the same change before it is made. */
+const AGREEING_READINGS = 2;
+/** After a change (or a worker's start or end), how long before the next: the moved connections settle and the readings follow. */
+const HOLD_MS = 3_000;
+
+/** Idle time of every core since boot, in ms. */
+const machineIdleMs = () => os.cpus().reduce((sum, cpu) => sum + cpu.times.idle, 0);
+
+const hundredths = (n: number) => Math.round(n * 100) / 100;
+
+/** A reading as the log shows it. */
+const readingFields = (r: Reading) => ({
+  machineIdleCores: hundredths(r.idleCores),
+  workersCpu: r.workers.map((l) => hundredths(l.cpu)),
+  waitedForDatabase: r.workers.reduce((n, l) => n + l.waited, 0),
+});
+
+const isPlacement = (m: unknown): m is PlacementMessage => typeof m === 'object' && m !== null && PLACEMENT_TAG in m;
+
+/**
+ * In the cluster primary (SVAPI_CLUSTER_SCHEDULING=adaptive), before forking: decides which
+ * workers accept new connections (placement/decide.ts), every REPORT_MS from the workers'
+ * reports and the machine's idle CPU. All of them at start and whenever a worker starts or ends;
+ * then the first ones by id. A worker told to stop accepting moves its connections to those that
+ * do (each closes after its next answer); when one more accepts, those that did give it a share.
+ */
+export function placeConnections(logger: Logger): void {
+  const loads = new Map<number, WorkerLoad>();
+  let accepting = 0;
+  let proposal = 0;
+  let agreeing = 0;
+  let heldUntil = 0;
+  let idle0 = machineIdleMs();
+  let at = performance.now();
+
+  const alive = () => Object.values(cluster.workers ?? {})
+    .filter((w): w is Worker => w !== undefined && w.isConnected())
+    .sort((a, b) => a.id - b.id);
+  const tell = (worker: Worker, message: PlacementMessage) => {
+    if (worker.isConnected()) worker.send(message);
+  };
+  const all = () => {
+    const workers = alive();
+    accepting = workers.length;
+    for (const w of workers) tell(w, { [PLACEMENT_TAG]: 'accept', accept: true });
+    heldUntil = performance.now() + HOLD_MS;
+    agreeing = 0;
+  };
+
+  cluster.on('message', (worker, message: unknown) => {
+    if (isPlacement(message) && message[PLACEMENT_TAG] === 'load') loads.set(worker.id, { cpu: message.cpu, waited: message.waited });
+  });
+  cluster.on('fork', all);
+  cluster.on('exit', (worker) => {
+    loads.delete(worker.id);
+    all();
+  });
+
+  setInterval(() => {
+    const now = performance.now();
+    const idleNow = machineIdleMs();
+    const idleCores = (idleNow - idle0) / (now - at);
+    idle0 = idleNow;
+    at = now;
+    const workers = alive();
+    const reported = workers.map((w) => loads.get(w.id));
+    loads.clear();
+    if (workers.length < 2 || reported.some((l) => l === undefined)) return;
+    const reading: Reading = { idleCores, workers: reported as WorkerLoad[], accepting: Math.min(accepting, workers.length) };
+    const want = acceptingWorkers(reading);
+    logger.debug({ ...readingFields(reading), want }, 'connection placement reading');
+    if (want === reading.accepting || now < heldUntil) {
+      agreeing = 0;
+      return;
+    }
+    agreeing = want === proposal ? agreeing + 1 : 1;
+    proposal = want;
+    if (agreeing < AGREEING_READINGS) return;
+
+    const was = reading.accepting;
+    workers.forEach((w, i) => tell(w, { [PLACEMENT_TAG]: 'accept', accept: i < want }));
+    if (want > was) for (const w of workers.slice(0, was)) tell(w, { [PLACEMENT_TAG]: 'shed', share: 1 - was / want });
+    accepting = want;
+    heldUntil = now + HOLD_MS;
+    agreeing = 0;
+    logger.info({ ...readingFields(reading), acceptingWorkers: want, workers: workers.length },
+      want > was ? 'connections spread over more workers' : 'connections packed onto fewer workers');
+  }, REPORT_MS).unref();
+}

@@ -1,0 +1,112 @@
+// SVAPI_CLUSTER_SCHEDULING=adaptive, the default (src/placement/): under real load on `svapi serve
+// --workers 2`, connections are packed onto one worker while other processes keep every core busy,
+// and spread again when the calls on that worker wait for its database pool. The process that
+// answered is read from the access log, whose lines carry `pid`. The primary decides on what the
+// machine does, and another test file may run beside this one (jest's second worker): each change
+// is awaited as long as such a neighbour may take.
+
+import os from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Pool } from 'undici';
+import { spawnServe, type SpawnedServe } from './support/spawn-serve';
+import { until } from './support/wait';
+
+let served: SpawnedServe | undefined;
+let hogs: ChildProcess[] = [];
+const stopHogs = () => {
+  for (const h of hogs) h.kill('SIGKILL');
+  hogs = [];
+};
+afterAll(async () => {
+  stopHogs();
+  await served?.stop();
+});
+
+/**
+ * Clients on kept-alive connections (undici, lighter than fetch: the service, not the client,
+ * should have the CPU), each sending its next request once the last is answered, until stopped;
+ * every answer must be 200 (or one of `alsoFine`).
+ */
+function closedLoop(origin: string, clients: number, path: () => string, alsoFine: number[] = []) {
+  const pool = new Pool(origin, { connections: clients });
+  let running = true;
+  const failures: string[] = [];
+  let answered = 0;
+  const loops = Array.from({ length: clients }, async () => {
+    while (running) {
+      try {
+        const res = await pool.request({ method: 'GET', path: path(), headersTimeout: 10_000, bodyTimeout: 10_000 });
+        await res.body.dump();
+        if (res.statusCode === 200) answered++;
+        else if (!alsoFine.includes(res.statusCode)) failures.push(`status ${res.statusCode}`);
+      } catch (e) {
+        failures.push(String(e));
+      }
+    }
+  });
+  return {
+    failures,
+    answered: () => answered,
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+      await pool.close();
+    },
+  };
+}
+
+/** The pids that answered `n` requests, each on a connection of its own. */
+async function servedBy(on: SpawnedServe, n: number, path: string): Promise<Set<number>> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await fetch(`${on.url}${path}`, { headers: { Connection: 'close' }, signal: AbortSignal.timeout(10_000) });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    ids.push(res.headers.get('x-request-id')!);
+  }
+  const line = (id: string) => on.log.find((l) => l.requestId === id && l.msg === 'request');
+  await until('the access log lines of the requests', () => ids.every(line), 5_000);
+  return new Set(ids.map((id) => line(id)!.pid as number));
+}
+
+test('--workers 2, adaptive: packed onto one worker on a machine kept busy, with no request failing; spread again when calls wait for the database', async () => {
+  // One database connection a worker: a few uncached calls at once wait for it.
+  served = await spawnServe(['--workers', '2'], { SVAPI_DB_POOL_MAX: '1' });
+  const svc = served;
+  const auth = `DevID=${svc.key.devId}&DevKey=${encodeURIComponent(svc.key.devKey)}`;
+  const cached = `/API/hunting.asmx/GetMonster?${auth}&MonsterID=1`;
+  expect((await servedBy(svc, 1, cached)).size).toBe(1); // now in the answer cache
+
+  // Every core busy: the clients, and at the lowest priority a process a core that takes what they
+  // leave. Cached answers (no database) over both workers.
+  hogs = Array.from({ length: os.availableParallelism() }, () => spawn('nice', ['-n', '19', process.execPath, '-e', 'for (;;);'], { stdio: 'ignore' }));
+  const light = closedLoop(svc.url, 16, () => cached);
+  await until('the primary packs the connections onto one worker', () => svc.log.some((l) => l.msg === 'connections packed onto fewer workers'), 90_000);
+  const packed = svc.log.find((l) => l.msg === 'connections packed onto fewer workers')!;
+  expect(packed).toMatchObject({ acceptingWorkers: 1, workers: 2, waitedForDatabase: 0 });
+  expect(packed.machineIdleCores).toBeLessThan(0.15);
+  // Every new connection now goes to the one worker that accepts.
+  const one = await servedBy(svc, 10, cached);
+  expect(one.size).toBe(1);
+  const answeredBefore = light.answered();
+  await until('the load goes on', () => light.answered() > answeredBefore + 100, 10_000);
+  await light.stop();
+  // The moved connections reconnected: no client saw an error.
+  expect(light.failures).toEqual([]);
+  stopHogs();
+
+  // Uncached calls (a new search word each) on the packed worker wait for its one connection (or,
+  // waiting too long, are refused: 503 ServiceUnavailable).
+  let n = 0;
+  const heavy = closedLoop(svc.url, 16, () => `/API/item.asmx/FindItems?${auth}&SearchWord=w${n++}`, [503]);
+  await until('the primary spreads the connections again', () => svc.log.some((l) => l.msg === 'connections spread over more workers'), 90_000);
+  expect(svc.log.find((l) => l.msg === 'connections spread over more workers')).toMatchObject({ acceptingWorkers: 2, workers: 2 });
+  let both = new Set<number>();
+  await until('new connections answered by both workers', async () => {
+    both = new Set([...both, ...await servedBy(svc, 4, cached)]);
+    return both.size === 2;
+  }, 10_000);
+  expect([...both]).toEqual(expect.arrayContaining([...one]));
+  await heavy.stop();
+  expect(heavy.failures).toEqual([]);
+}, 240_000);
