@@ -1,7 +1,7 @@
 // Which workers accept new connections (src/placement/decide.ts), on the readings the bench took
 // on this 2-core machine (docs/performance.md, issue 18, twelfth pass): the service's workers'
 // CPU, the machine's idle CPU, and whether calls waited for a database connection.
-import { acceptingWorkers, type Reading } from '../src/placement/decide';
+import { acceptingWorkers, workersToRelieve, type Reading } from '../src/placement/decide';
 
 const reading = (idleCores: number, accepting: number, ...workers: [cpu: number, waited?: number][]): Reading =>
   ({ idleCores, accepting, workers: workers.map(([cpu, waited = 0]) => ({ cpu, waited })) });
@@ -37,4 +37,17 @@ test('four workers: one more or one fewer at a time, never none and never more t
   expect(acceptingWorkers(reading(1.5, 2, [0.95, 0], [0.95, 0], [0, 0], [0, 0]))).toBe(3);
   expect(acceptingWorkers(reading(1.5, 4, [0.95, 0], [0.95, 0], [0.95, 0], [0.95, 0]))).toBe(4);
   expect(acceptingWorkers(reading(0, 1, [0.9, 0], [0, 0]))).toBe(1);
+});
+
+test('both accepting, but a burst landed on one whose calls wait for its pool while the other idles: that one gives up connections', () => {
+  // The uncached bench's round where all 64 connections went to one worker (79 / 0.6% of a core).
+  expect(workersToRelieve(reading(0.41, 2, [0.79, 120], [0.006, 0]))).toEqual([0]);
+  expect(workersToRelieve(reading(0.41, 2, [0.006, 0], [0.79, 120]))).toEqual([1]);
+  // CPU-bound: only with half a core idle.
+  expect(workersToRelieve(reading(0.6, 2, [0.95, 0], [0.01, 0]))).toEqual([0]);
+  expect(workersToRelieve(reading(0.3, 2, [0.95, 0], [0.01, 0]))).toEqual([]);
+  // Balanced, or no room on the machine, or the idle one is not accepting: nothing.
+  expect(workersToRelieve(reading(0.41, 2, [0.55, 60], [0.5, 50]))).toEqual([]);
+  expect(workersToRelieve(reading(0.1, 2, [0.79, 120], [0.006, 0]))).toEqual([]);
+  expect(workersToRelieve(reading(0.9, 1, [0.95, 120], [0.006, 0]))).toEqual([]);
 });

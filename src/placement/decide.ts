@@ -59,3 +59,23 @@ export function acceptingWorkers(r: Reading): number {
   }
   return r.accepting;
 }
+
+/** An accepting worker using less CPU than this (cores), with no call waiting for its pool, is idle beside a saturated one. */
+export const IDLE_WORKER_CPU = 0.2;
+
+/**
+ * The accepting workers that should give up half their connections (indexes into `r.workers`),
+ * when the number accepting stays: kept alive, a connection stays on the worker that accepted it,
+ * and a burst of new ones may all land on one while another idles (each accepts as fast as its
+ * event loop turns). A worker saturated as for spreading (its pool, or its CPU, with the room on
+ * the machine that needs) beside an accepting worker that idles gives up half.
+ */
+export function workersToRelieve(r: Reading): number[] {
+  const active = r.workers.slice(0, r.accepting);
+  if (!active.some((w) => w.cpu < IDLE_WORKER_CPU && w.waited === 0)) return [];
+  return active.flatMap((w, i) => {
+    const poolBound = w.waited > 0 && r.idleCores >= SPREAD_IDLE_FOR_POOL;
+    const cpuBound = w.cpu >= SATURATED_CPU && r.idleCores >= SPREAD_IDLE_FOR_CPU;
+    return poolBound || cpuBound ? [i] : [];
+  });
+}

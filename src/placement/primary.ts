@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log';
-import { acceptingWorkers, type Reading, type WorkerLoad } from './decide';
+import { acceptingWorkers, workersToRelieve, type Reading, type WorkerLoad } from './decide';
 import { PLACEMENT_TAG, REPORT_MS, type PlacementMessage } from './messages';
 
 /** Readings in a row that must want the same change before it is made. */
@@ -34,7 +34,7 @@ const isPlacement = (m: unknown): m is PlacementMessage => typeof m === 'object'
 export function placeConnections(logger: Logger): void {
   const loads = new Map<number, WorkerLoad>();
   let accepting = 0;
-  let proposal = 0;
+  let proposal = '';
   let agreeing = 0;
   let heldUntil = 0;
   let idle0 = machineIdleMs();
@@ -75,21 +75,28 @@ export function placeConnections(logger: Logger): void {
     if (workers.length < 2 || reported.some((l) => l === undefined)) return;
     const reading: Reading = { idleCores, workers: reported as WorkerLoad[], accepting: Math.min(accepting, workers.length) };
     const want = acceptingWorkers(reading);
-    logger.debug({ ...readingFields(reading), want }, 'connection placement reading');
-    if (want === reading.accepting || now < heldUntil) {
+    const relieve = want === reading.accepting ? workersToRelieve(reading) : [];
+    logger.debug({ ...readingFields(reading), want, relieve }, 'connection placement reading');
+    const action = want !== reading.accepting ? `accepting ${want}` : relieve.length > 0 ? `relieve ${relieve.join(' ')}` : '';
+    if (action === '' || now < heldUntil) {
       agreeing = 0;
       return;
     }
-    agreeing = want === proposal ? agreeing + 1 : 1;
-    proposal = want;
+    agreeing = action === proposal ? agreeing + 1 : 1;
+    proposal = action;
     if (agreeing < AGREEING_READINGS) return;
+    heldUntil = now + HOLD_MS;
+    agreeing = 0;
 
+    if (want === reading.accepting) {
+      for (const i of relieve) tell(workers[i], { [PLACEMENT_TAG]: 'shed', share: 0.5 });
+      logger.info({ ...readingFields(reading), relievedWorkers: relieve.map((i) => workers[i].process.pid) }, 'connections moved off saturated workers');
+      return;
+    }
     const was = reading.accepting;
     workers.forEach((w, i) => tell(w, { [PLACEMENT_TAG]: 'accept', accept: i < want }));
     if (want > was) for (const w of workers.slice(0, was)) tell(w, { [PLACEMENT_TAG]: 'shed', share: 1 - was / want });
     accepting = want;
-    heldUntil = now + HOLD_MS;
-    agreeing = 0;
     logger.info({ ...readingFields(reading), acceptingWorkers: want, workers: workers.length },
       want > was ? 'connections spread over more workers' : 'connections packed onto fewer workers');
   }, REPORT_MS).unref();
