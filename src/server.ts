@@ -74,6 +74,9 @@ export async function startServer(config: Config, logger: Logger, opts: StartOpt
     });
   });
   await listen();
+  // From now on an error of the listening socket (an accept that failed, say for want of file
+  // descriptors, or placement listening again) is logged and the worker goes on serving.
+  server.on('error', (e: Error) => logger.error({ err: e }, 'listening socket error'));
   // A worker that accepts its own connections takes a burst of them in faster on more handles.
   const ownAccepts = cluster.isWorker && config.SVAPI_CLUSTER_SCHEDULING !== 'rr';
   let closeMoreHandles = ownAccepts ? acceptOnMoreHandles(server, LISTEN_BACKLOG) : () => {};

@@ -63,10 +63,8 @@ export function followPlacement(server: http.Server, opts: WorkerPlacementOption
       accepting = message.accept;
       closeAll = !accepting;
       const next = accepting ? opts.accept : async () => opts.refuse();
-      // A worker that cannot listen again fails as one that cannot listen at start.
-      change = change.then(next).catch((e: unknown) => {
-        server.emit('error', e);
-      });
+      // Listening again can fail only as the server's 'error', which its handler logs.
+      change = change.then(next).catch(() => {});
     } else if (message[PLACEMENT_TAG] === 'shed') {
       let left = Math.round(connections.size * message.share);
       for (const socket of connections) {
