@@ -12,7 +12,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/server.ts'],
   ['src/app.ts', 'src/compare/', 'src/generate/', 'src/startup-lines.ts'], // the service as one app; the other commands
   ['src/monitoring.ts'], // /healthz, /readyz, /metrics
-  ['src/metrics.ts', 'src/http-server.ts', 'src/listen-handles.ts'],
+  ['src/metrics.ts', 'src/http-server.ts', 'src/listen-handles.ts', 'src/placement/'],
   ['src/metrics-cluster.ts', 'src/metrics-histogram.ts'],
   ['seeds/'], // the sample data, through the loader
   ['src/docs/'], // help pages, DISCO, JSON page: read the registry

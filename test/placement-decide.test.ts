@@ -28,7 +28,8 @@ test('one CPU-bound worker with half a core idle or more: spread', () => {
 test('never packed while calls wait for the database, while a core is idle, under light load, or beyond what fewer could carry', () => {
   expect(acceptingWorkers(reading(0.02, 2, [0.5, 3], [0.5, 0]))).toBe(2);
   expect(acceptingWorkers(reading(0.5, 2, [0.5, 0], [0.5, 0]))).toBe(2);
-  expect(acceptingWorkers(reading(0.02, 2, [0.2, 0], [0.2, 0]))).toBe(2);
+  expect(acceptingWorkers(reading(0.02, 2, [0.1, 0], [0.1, 0]))).toBe(2);
+  expect(acceptingWorkers(reading(0.02, 2, [0.15, 0], [0.15, 0]))).toBe(1);
   expect(acceptingWorkers(reading(0.02, 2, [0.7, 0], [0.7, 0]))).toBe(2);
 });
 

@@ -71,8 +71,14 @@ async function servedBy(on: SpawnedServe, n: number, path: string): Promise<Set<
 
 test('--workers 2, adaptive: packed onto one worker on a machine kept busy, with no request failing; spread again when calls wait for the database', async () => {
   // One database connection a worker: a few uncached calls at once wait for it.
-  served = await spawnServe(['--workers', '2'], { SVAPI_DB_POOL_MAX: '1' });
+  // At debug the primary logs every reading: a change that does not come says why.
+  served = await spawnServe(['--workers', '2'], { SVAPI_DB_POOL_MAX: '1', LOG_LEVEL: 'debug' });
   const svc = served;
+  const logged = (msg: string) => () => svc.log.some((l) => l.msg === msg);
+  const awaitChange = (msg: string) => until(msg, logged(msg), 90_000).catch((e: Error) => {
+    const readings = svc.log.filter((l) => l.msg === 'connection placement reading').slice(-6);
+    throw new Error(`${e.message}; the last readings: ${readings.map(({ machineIdleCores, workersCpu, waitedForDatabase }) => JSON.stringify({ machineIdleCores, workersCpu, waitedForDatabase })).join(' ')}`);
+  });
   const auth = `DevID=${svc.key.devId}&DevKey=${encodeURIComponent(svc.key.devKey)}`;
   const cached = `/API/hunting.asmx/GetMonster?${auth}&MonsterID=1`;
   expect((await servedBy(svc, 1, cached)).size).toBe(1); // now in the answer cache
@@ -81,7 +87,7 @@ test('--workers 2, adaptive: packed onto one worker on a machine kept busy, with
   // leave. Cached answers (no database) over both workers.
   hogs = Array.from({ length: os.availableParallelism() }, () => spawn('nice', ['-n', '19', process.execPath, '-e', 'for (;;);'], { stdio: 'ignore' }));
   const light = closedLoop(svc.url, 16, () => cached);
-  await until('the primary packs the connections onto one worker', () => svc.log.some((l) => l.msg === 'connections packed onto fewer workers'), 90_000);
+  await awaitChange('connections packed onto fewer workers');
   const packed = svc.log.find((l) => l.msg === 'connections packed onto fewer workers')!;
   expect(packed).toMatchObject({ acceptingWorkers: 1, workers: 2, waitedForDatabase: 0 });
   expect(packed.machineIdleCores).toBeLessThan(0.15);
@@ -99,7 +105,7 @@ test('--workers 2, adaptive: packed onto one worker on a machine kept busy, with
   // waiting too long, are refused: 503 ServiceUnavailable).
   let n = 0;
   const heavy = closedLoop(svc.url, 16, () => `/API/item.asmx/FindItems?${auth}&SearchWord=w${n++}`, [503]);
-  await until('the primary spreads the connections again', () => svc.log.some((l) => l.msg === 'connections spread over more workers'), 90_000);
+  await awaitChange('connections spread over more workers');
   expect(svc.log.find((l) => l.msg === 'connections spread over more workers')).toMatchObject({ acceptingWorkers: 2, workers: 2 });
   let both = new Set<number>();
   await until('new connections answered by both workers', async () => {

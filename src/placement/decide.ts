@@ -23,8 +23,11 @@ export const SPREAD_IDLE_FOR_CPU = 0.5;
 export const SPREAD_IDLE_FOR_POOL = 0.25;
 /** The machine is full when less than this (cores) is idle. */
 export const FULL_IDLE = 0.15;
-/** Below this (cores, all workers together) the service is too lightly loaded to move anything. */
-export const LIGHT_CPU = 0.6;
+/**
+ * Below this (cores, all workers together) the service is too lightly loaded for packing to matter
+ * (its workers seldom run at once); it would be harmless (one worker carries such a load) and stays.
+ */
+export const LIGHT_CPU = 0.25;
 /**
  * Fewer workers carry the load of more when the more use at most this much beyond the fewer's
  * cores: a worker with all the connections does more in each turn of its event loop (a cached
