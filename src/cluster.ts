@@ -153,6 +153,7 @@ export async function runPrimary(config: Config, requested: number, logger: Logg
   holdHostCounts();
   aggregateWorkerMetrics();
   if (cluster.schedulingPolicy === cluster.SCHED_NONE) lendListenHandles(LISTEN_BACKLOG);
-  if (config.SVAPI_CLUSTER_SCHEDULING === 'adaptive') placeConnections(logger);
+  const placing = config.SVAPI_CLUSTER_SCHEDULING;
+  if (placing === 'adaptive' || placing === 'pack') placeConnections(logger, { pack: placing === 'pack' });
   for (let i = 0; i < workers; i++) fork();
 }

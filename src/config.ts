@@ -13,7 +13,7 @@ const int = (min: number, max = 2_147_483_647) => {
 const url = (what = 'a URL') => z.string().url({ error: what });
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-const SCHEDULING = ['adaptive', 'none', 'rr'] as const;
+const SCHEDULING = ['adaptive', 'pack', 'none', 'rr'] as const;
 
 /** Every setting, its default and what it allows. The README's table is written from this. */
 const schema = z.object({
@@ -43,8 +43,8 @@ const schema = z.object({
   SVAPI_MAX_IN_FLIGHT: int(1).default(5000).describe('hard ceiling on the operation calls a process works on at once, far above normal use; beyond it a call is refused at once with ServiceUnavailable and Retry-After'),
   SVAPI_QUEUE_TARGET_MS: int(1, 10_000).default(200).describe('wait for a database connection that counts as a standing queue: once waits stayed above it for 5 x this, calls that waited twice this are refused; no call waits more than 5 x this'),
   SVAPI_MAX_EVENT_LOOP_DELAY_MS: int(1, 60_000).default(500).describe('longest event-loop delay in a 250 ms reading (with the loop busy 90% of it, twice in a row) beyond which a process refuses every operation call until it drops'),
-  SVAPI_CLUSTER_SCHEDULING: z.enum(SCHEDULING, { error: 'adaptive, none or rr' }).default('adaptive')
-    .describe('how `serve --workers N` hands out new connections: adaptive = each worker accepts its own, and connections are packed onto fewer workers while other processes keep the cores busy (README: Several processes); none = each worker accepts its own, always; rr = the primary hands them to the workers in turn'),
+  SVAPI_CLUSTER_SCHEDULING: z.enum(SCHEDULING, { error: 'adaptive, pack, none or rr' }).default('adaptive')
+    .describe('how `serve --workers N` hands out new connections: adaptive = each worker accepts its own, and a worker saturated beside an idle one hands it half its connections (README: Several processes); pack = as adaptive, and while other processes keep the cores busy connections are packed onto as few workers as carry the load; none = each worker accepts its own, nothing moved; rr = the primary hands them to the workers in turn'),
   SVAPI_INSTANCES: int(1, 1000).default(1).describe('instances of the service on this database: at start-up, instances x workers x (SVAPI_DB_POOL_MAX + 1) is checked against the server\'s max_connections'),
   SVAPI_DRAIN_MS: int(0, 60_000).default(0).describe('on SIGTERM, how long /readyz answers 503 while requests are still served, before the port closes (behind a balancer: above its check interval x fall)'),
   SVAPI_DB_NAMED_STATEMENTS: bool.default(true).describe('run fixed-text reads as named prepared statements on a Postgres server (false behind a pooler that cannot keep them)'),

@@ -28,8 +28,8 @@ function kindOf(message: unknown): Kind | undefined {
 }
 
 /**
- * In a cluster worker that accepts its own connections (SVAPI_CLUSTER_SCHEDULING adaptive or
- * none), once `server` listens: asks the primary for EXTRA_LISTEN_HANDLES copies of its listening
+ * In a cluster worker that accepts its own connections (SVAPI_CLUSTER_SCHEDULING adaptive, pack
+ * or none), once `server` listens: asks the primary for EXTRA_LISTEN_HANDLES copies of its listening
  * socket and hands their connections to `server`. The returned function closes the copies (not
  * `server`); this may be called again after they are closed (the worker accepts again).
  * `backlog`: the socket's listen backlog, set again on each copy (node listens on a received

@@ -80,7 +80,7 @@ export async function startServer(config: Config, logger: Logger, opts: StartOpt
   // A worker that accepts its own connections takes a burst of them in faster on more handles.
   const ownAccepts = cluster.isWorker && config.SVAPI_CLUSTER_SCHEDULING !== 'rr';
   let closeMoreHandles = ownAccepts ? acceptOnMoreHandles(server, LISTEN_BACKLOG) : () => {};
-  if (ownAccepts && config.SVAPI_CLUSTER_SCHEDULING === 'adaptive') {
+  if (ownAccepts && config.SVAPI_CLUSTER_SCHEDULING !== 'none') {
     placement = followPlacement(server, {
       accept: async () => {
         await listen();

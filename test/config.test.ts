@@ -27,7 +27,7 @@ test('a bad value names the variable and what is allowed', () => {
   expect(message({ SVAPI_MAX_BODY: '1.5' })).toBe('SVAPI_MAX_BODY: "1.5" is not an integer of at least 1 (largest request body in bytes (after inflation))');
   expect(message({ SVAPI_TRUST_PROXY: 'maybe' })).toBe('SVAPI_TRUST_PROXY: "maybe" is not true or false (or 1/0, yes/no, on/off) (honour X-Forwarded-Proto/Host/For from one proxy in front)');
   expect(message({ LOG_LEVEL: 'loud' })).toBe('LOG_LEVEL: "loud" is not one of fatal, error, warn, info, debug, trace, silent (log level)');
-  expect(message({ SVAPI_CLUSTER_SCHEDULING: 'random' })).toMatch(/^SVAPI_CLUSTER_SCHEDULING: "random" is not adaptive, none or rr \(/);
+  expect(message({ SVAPI_CLUSTER_SCHEDULING: 'random' })).toMatch(/^SVAPI_CLUSTER_SCHEDULING: "random" is not adaptive, pack, none or rr \(/);
   expect(loadConfig({ SVAPI_CLUSTER_SCHEDULING: 'rr' }).SVAPI_CLUSTER_SCHEDULING).toBe('rr');
   expect(message({ SVAPI_KEY_CACHE_MS: '60000' })).toMatch(/^SVAPI_KEY_CACHE_MS: "60000" is not an integer from 0 to 5000 /);
   // A URL may hold a password: its value is not repeated.

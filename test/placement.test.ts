@@ -1,6 +1,7 @@
-// SVAPI_CLUSTER_SCHEDULING=adaptive, the default (src/placement/): under real load on `svapi serve
-// --workers 2`, connections are packed onto one worker while other processes keep every core busy,
-// and spread again when the calls on that worker wait for its database pool. The process that
+// SVAPI_CLUSTER_SCHEDULING=pack (src/placement/): under real load on `svapi serve --workers 2`,
+// connections are packed onto one worker while other processes keep every core busy, and spread
+// again when the calls on that worker wait for its database pool. The default, adaptive, does not
+// pack the same load. The process that
 // answered is read from the access log, whose lines carry `pid`. The primary decides on what the
 // machine does, and another test file may run beside this one (jest's second worker): each change
 // is awaited as long as such a neighbour may take.
@@ -10,6 +11,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Pool } from 'undici';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
 import { until } from './support/wait';
+import { servedBy } from './support/served-by';
+import { acceptingWorkers } from '../src/placement/decide';
 
 let served: SpawnedServe | undefined;
 let hogs: ChildProcess[] = [];
@@ -55,24 +58,10 @@ function closedLoop(origin: string, clients: number, path: () => string, alsoFin
   };
 }
 
-/** The pids that answered `n` requests, each on a connection of its own. */
-async function servedBy(on: SpawnedServe, n: number, path: string): Promise<Set<number>> {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const res = await fetch(`${on.url}${path}`, { headers: { Connection: 'close' }, signal: AbortSignal.timeout(10_000) });
-    expect(res.status).toBe(200);
-    await res.arrayBuffer();
-    ids.push(res.headers.get('x-request-id')!);
-  }
-  const line = (id: string) => on.log.find((l) => l.requestId === id && l.msg === 'request');
-  await until('the access log lines of the requests', () => ids.every(line), 5_000);
-  return new Set(ids.map((id) => line(id)!.pid as number));
-}
-
-test('--workers 2, adaptive: packed onto one worker on a machine kept busy, with no request failing; spread again when calls wait for the database', async () => {
+test('--workers 2, pack: packed onto one worker on a machine kept busy, with no request failing; spread again when calls wait for the database', async () => {
   // One database connection a worker: a few uncached calls at once wait for it.
   // At debug the primary logs every reading: a change that does not come says why.
-  served = await spawnServe(['--workers', '2'], { SVAPI_DB_POOL_MAX: '1', LOG_LEVEL: 'debug' });
+  served = await spawnServe(['--workers', '2'], { SVAPI_CLUSTER_SCHEDULING: 'pack', SVAPI_DB_POOL_MAX: '1', LOG_LEVEL: 'debug' });
   const svc = served;
   const logged = (msg: string) => () => svc.log.some((l) => l.msg === msg);
   const awaitChange = (msg: string) => until(msg, logged(msg), 90_000).catch((e: Error) => {
@@ -115,4 +104,28 @@ test('--workers 2, adaptive: packed onto one worker on a machine kept busy, with
   expect([...both]).toEqual(expect.arrayContaining([...one]));
   await heavy.stop();
   expect(heavy.failures).toEqual([]);
+}, 240_000);
+
+test('--workers 2, adaptive (the default): the same load on a machine kept busy is not packed', async () => {
+  const svc = await spawnServe(['--workers', '2'], { LOG_LEVEL: 'debug' });
+  try {
+    const cached = `/API/hunting.asmx/GetMonster?DevID=${svc.key.devId}&DevKey=${encodeURIComponent(svc.key.devKey)}&MonsterID=1`;
+    await servedBy(svc, 1, cached);
+    hogs = Array.from({ length: os.availableParallelism() }, () => spawn('nice', ['-n', '19', process.execPath, '-e', 'for (;;);'], { stdio: 'ignore' }));
+    const light = closedLoop(svc.url, 16, () => cached);
+    // Readings on which `pack` would pack, two in a row and more.
+    const wouldPack = () => svc.log.filter((l) => l.msg === 'connection placement reading').filter((l) => acceptingWorkers({
+      idleCores: l.machineIdleCores as number,
+      workers: (l.workersCpu as number[]).map((cpu) => ({ cpu, waited: l.waitedForDatabase as number })),
+      accepting: 2,
+    }) === 1).length;
+    await until('four readings on which pack would pack', () => wouldPack() >= 4, 90_000);
+    await light.stop();
+    stopHogs();
+    expect(light.failures).toEqual([]);
+    expect(svc.log.filter((l) => l.msg === 'connections packed onto fewer workers')).toEqual([]);
+  } finally {
+    stopHogs();
+    await svc.stop();
+  }
 }, 240_000);

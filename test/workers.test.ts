@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
+import { servedBy as servedByOn } from './support/served-by';
 import { LISTEN_BACKLOG } from '../src/server';
 import { EXTRA_LISTEN_HANDLES } from '../src/listen-handles';
 import { eventually, until } from './support/wait';
@@ -16,21 +17,9 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-const target = (on: SpawnedServe) => `${on.url}/API/hunting.asmx/GetMonster?DevID=${on.key.devId}&DevKey=${encodeURIComponent(on.key.devKey)}&MonsterID=1`;
-
-/** Makes `n` requests to `on`, each on a connection of its own; the pids that answered them. */
-async function servedBy(n: number, on: SpawnedServe = svc): Promise<Set<number>> {
-  const ids: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const res = await fetch(target(on), { headers: { Connection: 'close' }, signal: AbortSignal.timeout(5_000) });
-    expect(res.status).toBe(200);
-    await res.text();
-    ids.push(res.headers.get('x-request-id')!);
-  }
-  const line = (id: string) => on.log.find((l) => l.requestId === id && l.msg === 'request');
-  await until('the access log lines of the requests', () => ids.every(line), 5_000);
-  return new Set(ids.map((id) => line(id)!.pid as number));
-}
+const monster = (on: SpawnedServe) => `/API/hunting.asmx/GetMonster?DevID=${on.key.devId}&DevKey=${encodeURIComponent(on.key.devKey)}&MonsterID=1`;
+/** The pids that answered `n` requests to `on`, each on a connection of its own. */
+const servedBy = (n: number, on: SpawnedServe = svc) => servedByOn(on, n, monster(on));
 
 test('--workers 2: requests are served by two processes, none of them the primary; a killed worker is replaced; SIGTERM exits 0', async () => {
   svc = await spawnServe(['--workers', '2']);

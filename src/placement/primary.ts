@@ -25,13 +25,15 @@ const readingFields = (r: Reading) => ({
 const isPlacement = (m: unknown): m is PlacementMessage => typeof m === 'object' && m !== null && PLACEMENT_TAG in m;
 
 /**
- * In the cluster primary (SVAPI_CLUSTER_SCHEDULING=adaptive), before forking: decides which
- * workers accept new connections (placement/decide.ts), every REPORT_MS from the workers'
- * reports and the machine's idle CPU. All of them at start and whenever a worker starts or ends;
- * then the first ones by id. A worker told to stop accepting moves its connections to those that
- * do (each closes after its next answer); when one more accepts, those that did give it a share.
+ * In the cluster primary (SVAPI_CLUSTER_SCHEDULING adaptive or pack), before forking: every
+ * REPORT_MS, from the workers' reports and the machine's idle CPU (placement/decide.ts), has a
+ * worker saturated beside an idle one give up half its connections (each closes after its next
+ * answer; the client reconnects, most likely to the idle one). With `pack`, also decides which
+ * workers accept new connections: all of them at start and whenever a worker starts or ends, then
+ * the first ones by id; a worker told to stop accepting moves its connections to those that do, and
+ * when one more accepts, those that did give it a share.
  */
-export function placeConnections(logger: Logger): void {
+export function placeConnections(logger: Logger, opts: { pack: boolean }): void {
   const loads = new Map<number, WorkerLoad>();
   let accepting = 0;
   let proposal = '';
@@ -74,7 +76,7 @@ export function placeConnections(logger: Logger): void {
     loads.clear();
     if (workers.length < 2 || reported.some((l) => l === undefined)) return;
     const reading: Reading = { idleCores, workers: reported as WorkerLoad[], accepting: Math.min(accepting, workers.length) };
-    const want = acceptingWorkers(reading);
+    const want = opts.pack ? acceptingWorkers(reading) : reading.accepting;
     const relieve = want === reading.accepting ? workersToRelieve(reading) : [];
     logger.debug({ ...readingFields(reading), want, relieve }, 'connection placement reading');
     const action = want !== reading.accepting ? `accepting ${want}` : relieve.length > 0 ? `relieve ${relieve.join(' ')}` : '';
