@@ -16,6 +16,10 @@ import { acceptingWorkers } from '../src/placement/decide';
 
 let served: SpawnedServe | undefined;
 let hogs: ChildProcess[] = [];
+/** Every core busy, at the lowest priority: a process a core that takes what the others leave. */
+const startHogs = () => {
+  hogs = Array.from({ length: os.availableParallelism() }, () => spawn('nice', ['-n', '19', process.execPath, '-e', 'for (;;);'], { stdio: 'ignore' }));
+};
 const stopHogs = () => {
   for (const h of hogs) h.kill('SIGKILL');
   hogs = [];
@@ -74,7 +78,7 @@ test('--workers 2, pack: packed onto one worker on a machine kept busy, with no 
 
   // Every core busy: the clients, and at the lowest priority a process a core that takes what they
   // leave. Cached answers (no database) over both workers.
-  hogs = Array.from({ length: os.availableParallelism() }, () => spawn('nice', ['-n', '19', process.execPath, '-e', 'for (;;);'], { stdio: 'ignore' }));
+  startHogs();
   const light = closedLoop(svc.url, 16, () => cached);
   await awaitChange('connections packed onto fewer workers');
   const packed = svc.log.find((l) => l.msg === 'connections packed onto fewer workers')!;
@@ -111,7 +115,7 @@ test('--workers 2, adaptive (the default): the same load on a machine kept busy 
   try {
     const cached = `/API/hunting.asmx/GetMonster?DevID=${svc.key.devId}&DevKey=${encodeURIComponent(svc.key.devKey)}&MonsterID=1`;
     await servedBy(svc, 1, cached);
-    hogs = Array.from({ length: os.availableParallelism() }, () => spawn('nice', ['-n', '19', process.execPath, '-e', 'for (;;);'], { stdio: 'ignore' }));
+    startHogs();
     const light = closedLoop(svc.url, 16, () => cached);
     // Readings on which `pack` would pack, two in a row and more.
     const wouldPack = () => svc.log.filter((l) => l.msg === 'connection placement reading').filter((l) => acceptingWorkers({

@@ -35,6 +35,11 @@ export const LIGHT_CPU = 0.25;
  */
 export const PACKING_GAIN = 0.25;
 
+/** A worker whose calls wait for its pool, on a machine with room for another pool's worker. */
+const poolBound = (w: WorkerLoad, idleCores: number) => w.waited > 0 && idleCores >= SPREAD_IDLE_FOR_POOL;
+/** A worker using its core, on a machine with room for another worker's. */
+const cpuBound = (w: WorkerLoad, idleCores: number) => w.cpu >= SATURATED_CPU && idleCores >= SPREAD_IDLE_FOR_CPU;
+
 /**
  * How many workers should accept new connections, from one interval's reading (the caller acts
  * only when consecutive readings agree). Connections are packed on as few workers as carry the
@@ -53,9 +58,7 @@ export function acceptingWorkers(r: Reading): number {
   const cpu = active.reduce((sum, w) => sum + w.cpu, 0);
   const waited = r.workers.some((w) => w.waited > 0);
   if (r.accepting < r.workers.length && active.length > 0) {
-    const poolBound = active.every((w) => w.waited > 0) && r.idleCores >= SPREAD_IDLE_FOR_POOL;
-    const cpuBound = active.every((w) => w.cpu >= SATURATED_CPU) && r.idleCores >= SPREAD_IDLE_FOR_CPU;
-    if (poolBound || cpuBound) return r.accepting + 1;
+    if (active.every((w) => poolBound(w, r.idleCores)) || active.every((w) => cpuBound(w, r.idleCores))) return r.accepting + 1;
   }
   if (r.accepting > 1 && !waited && r.idleCores < FULL_IDLE && cpu >= LIGHT_CPU && cpu <= r.accepting - 1 + PACKING_GAIN) {
     return r.accepting - 1;
@@ -76,9 +79,5 @@ export const IDLE_WORKER_CPU = 0.2;
 export function workersToRelieve(r: Reading): number[] {
   const active = r.workers.slice(0, r.accepting);
   if (!active.some((w) => w.cpu < IDLE_WORKER_CPU && w.waited === 0)) return [];
-  return active.flatMap((w, i) => {
-    const poolBound = w.waited > 0 && r.idleCores >= SPREAD_IDLE_FOR_POOL;
-    const cpuBound = w.cpu >= SATURATED_CPU && r.idleCores >= SPREAD_IDLE_FOR_CPU;
-    return poolBound || cpuBound ? [i] : [];
-  });
+  return active.flatMap((w, i) => (poolBound(w, r.idleCores) || cpuBound(w, r.idleCores) ? [i] : []));
 }

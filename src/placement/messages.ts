@@ -9,3 +9,6 @@ export type PlacementMessage =
   | { [PLACEMENT_TAG]: 'load'; cpu: number; waited: number }
   | { [PLACEMENT_TAG]: 'accept'; accept: boolean }
   | { [PLACEMENT_TAG]: 'shed'; share: number };
+
+/** Whether a message between primary and worker is placement's. */
+export const isPlacement = (m: unknown): m is PlacementMessage => typeof m === 'object' && m !== null && PLACEMENT_TAG in m;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log';
 import { acceptingWorkers, workersToRelieve, type Reading, type WorkerLoad } from './decide';
-import { PLACEMENT_TAG, REPORT_MS, type PlacementMessage } from './messages';
+import { isPlacement, PLACEMENT_TAG, REPORT_MS, type PlacementMessage } from './messages';
 
 /** Readings in a row that must want the same change before it is made. */
 const AGREEING_READINGS = 2;
@@ -21,8 +21,6 @@ const readingFields = (r: Reading) => ({
   workersCpu: r.workers.map((l) => hundredths(l.cpu)),
   waitedForDatabase: r.workers.reduce((n, l) => n + l.waited, 0),
 });
-
-const isPlacement = (m: unknown): m is PlacementMessage => typeof m === 'object' && m !== null && PLACEMENT_TAG in m;
 
 /**
  * In the cluster primary (SVAPI_CLUSTER_SCHEDULING adaptive or pack), before forking: every

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Socket } from 'node:net';
 import type http from 'node:http';
-import { PLACEMENT_TAG, REPORT_MS, type PlacementMessage } from './messages';
+import { isPlacement, PLACEMENT_TAG, REPORT_MS, type PlacementMessage } from './messages';
 
 export interface WorkerPlacementOptions {
   /** Listens again on the service's port (as at start), with the extra handles. */
@@ -28,9 +28,9 @@ export interface WorkerPlacement {
 export function followPlacement(server: http.Server, opts: WorkerPlacementOptions): WorkerPlacement {
   const connections = new Set<Socket>();
   const closing = new WeakSet<Socket>();
-  let closeAll = false;
   let stopped = false;
-  // Listening or not, as last asked (a change waits for the one before it).
+  // Listening or not, as last asked (a change waits for the one before it); not listening, every
+  // connection it still has closes after its next answer.
   let change = Promise.resolve();
   let accepting = true;
 
@@ -57,11 +57,10 @@ export function followPlacement(server: http.Server, opts: WorkerPlacementOption
     if (process.connected) process.send!(message);
   }, REPORT_MS).unref();
 
-  const onMessage = (message: PlacementMessage) => {
-    if (stopped || typeof message !== 'object' || message === null || !(PLACEMENT_TAG in message)) return;
+  const onMessage = (message: unknown) => {
+    if (stopped || !isPlacement(message)) return;
     if (message[PLACEMENT_TAG] === 'accept' && message.accept !== accepting) {
       accepting = message.accept;
-      closeAll = !accepting;
       const next = accepting ? opts.accept : async () => opts.refuse();
       // Listening again can fail only as the server's 'error', which its handler logs.
       change = change.then(next).catch(() => {});
@@ -76,7 +75,7 @@ export function followPlacement(server: http.Server, opts: WorkerPlacementOption
   process.on('message', onMessage);
 
   return {
-    closes: (socket) => closeAll || closing.has(socket),
+    closes: (socket) => !accepting || closing.has(socket),
     stop: () => {
       stopped = true;
       clearInterval(timer);
