@@ -10,5 +10,8 @@ export type PlacementMessage =
   | { [PLACEMENT_TAG]: 'accept'; accept: boolean }
   | { [PLACEMENT_TAG]: 'shed'; share: number };
 
+/** A send's callback that drops its error: placement's messages are worth nothing once the other side is gone. */
+export const ignoreSendError = () => {};
+
 /** Whether a message between primary and worker is placement's. */
 export const isPlacement = (m: unknown): m is PlacementMessage => typeof m === 'object' && m !== null && PLACEMENT_TAG in m;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log';
 import { acceptingWorkers, workersToRelieve, type Reading, type WorkerLoad } from './decide';
-import { isPlacement, PLACEMENT_TAG, REPORT_MS, type PlacementMessage } from './messages';
+import { ignoreSendError, isPlacement, PLACEMENT_TAG, REPORT_MS, type PlacementMessage } from './messages';
 
 /** Readings in a row that must want the same change before it is made. */
 const AGREEING_READINGS = 2;
@@ -43,8 +43,10 @@ export function placeConnections(logger: Logger, opts: { pack: boolean }): void 
   const alive = () => Object.values(cluster.workers ?? {})
     .filter((w): w is Worker => w !== undefined && w.isConnected())
     .sort((a, b) => a.id - b.id);
+  // A worker may be going (stopping, or killed) as it is told: its channel then fails the send
+  // (EPIPE), which without a callback is thrown in this process as the worker's 'error'.
   const tell = (worker: Worker, message: PlacementMessage) => {
-    if (worker.isConnected()) worker.send(message);
+    if (worker.isConnected()) worker.send(message, undefined, undefined, ignoreSendError);
   };
   const all = () => {
     const workers = alive();

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Socket } from 'node:net';
 import type http from 'node:http';
-import { isPlacement, PLACEMENT_TAG, REPORT_MS, type PlacementMessage } from './messages';
+import { ignoreSendError, isPlacement, PLACEMENT_TAG, REPORT_MS, type PlacementMessage } from './messages';
 
 export interface WorkerPlacementOptions {
   /** Listens again on the service's port (as at start), with the extra handles. */
@@ -54,7 +54,7 @@ export function followPlacement(server: http.Server, opts: WorkerPlacementOption
     cpu = process.cpuUsage();
     waited = waitedNow;
     at = now;
-    if (process.connected) process.send!(message);
+    if (process.connected) process.send!(message, undefined, undefined, ignoreSendError);
   }, REPORT_MS).unref();
 
   const onMessage = (message: unknown) => {
