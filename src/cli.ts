@@ -12,7 +12,7 @@ import { createKey, listKeys, revokeKey, type DevKeyInfo } from './auth/keys';
 import { loadDataset, holdsNoRecords, DatasetError, type LoadOptions } from './load';
 import { datasetHelp } from './load/help';
 import cluster from 'node:cluster';
-import os from 'node:os';
+import { usableCores } from './cpu-quota';
 import { createAccessLogger, createLogger, type Logger } from './log';
 import type { RunningServer } from './server';
 import { registerGenerateCommand } from './generate/command';
@@ -58,7 +58,7 @@ program
     const logger = createLogger(config.LOG_LEVEL);
     const { runPrimary, startServer, startupLines } = serveModules();
     if (cluster.isWorker) return serveWorker(config, logger);
-    const workers = typeof opts.workers === 'number' ? opts.workers : os.availableParallelism();
+    const workers = typeof opts.workers === 'number' ? opts.workers : usableCores();
     if (config.DATABASE_URL) await checkServerDatabase(config, workers, logger);
     // Only `--workers 1` is a single process: one core by default still gets a primary and one
     // worker, as a single process has neither the worker's bounded heap nor its 64 more listening

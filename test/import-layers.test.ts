@@ -27,7 +27,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['src/xsd/'], // XML Schema values, shared by the loader and parameter decoding
   ['src/generated/', 'src/types/'],
   ['src/errors.ts', 'src/config.ts'],
-  ['src/log.ts', 'src/package-root.ts'],
+  ['src/log.ts', 'src/package-root.ts', 'src/cpu-quota.ts'],
 ];
 
 const ROOT = path.join(__dirname, '..');

@@ -12,6 +12,7 @@ import { Pool } from 'undici';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
 import { until } from './support/wait';
 import { servedBy } from './support/served-by';
+import { cpuQuotaCgroup } from './support/cpu-quota-cgroup';
 import { acceptingWorkers } from '../src/placement/decide';
 
 let served: SpawnedServe | undefined;
@@ -135,3 +136,27 @@ test('--workers 2, adaptive (the default): the same load on a machine kept busy 
     await svc.stop();
   }
 }, 240_000);
+
+// Where this machine lets the test make a cgroup with a CPU quota (as root on Linux).
+const oneCoreQuota = cpuQuotaCgroup(1);
+afterAll(() => oneCoreQuota?.remove());
+
+(oneCoreQuota ? test : test.skip)('--workers 2 under a CPU quota of one core (docker run --cpus=1): the idle CPU placement reads is what the service leaves of the quota, not the host\'s', async () => {
+  const svc = await spawnServe(['--workers', '2'], { LOG_LEVEL: 'debug' }, { prefix: oneCoreQuota!.prefix });
+  try {
+    const cached = `/API/hunting.asmx/GetMonster?DevID=${svc.key.devId}&DevKey=${encodeURIComponent(svc.key.devKey)}&MonsterID=1`;
+    const load = closedLoop(svc.url, 4, () => cached);
+    const readings = () => svc.log.filter((l) => l.msg === 'connection placement reading');
+    await until('four placement readings under load', () => readings().length >= 4, 30_000);
+    await load.stop();
+    expect(load.failures).toEqual([]);
+    for (const r of readings()) {
+      expect(r.cpuQuotaCores).toBe(1);
+      const workersCpu = (r.workersCpu as number[]).reduce((sum, cpu) => sum + cpu, 0);
+      // The primary's own CPU comes off it too; the log rounds to hundredths.
+      expect(r.machineIdleCores as number).toBeLessThanOrEqual(Math.max(0, 1 - workersCpu) + 0.01);
+    }
+  } finally {
+    await svc.stop();
+  }
+}, 60_000);

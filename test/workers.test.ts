@@ -3,8 +3,10 @@
 // access log, whose lines carry `pid` (no response header gives process ids away).
 
 import fs from 'node:fs';
+import os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
+import { cpuQuotaCgroup } from './support/cpu-quota-cgroup';
 import { servedBy as servedByOn } from './support/served-by';
 import { LISTEN_BACKLOG } from '../src/server';
 import { EXTRA_LISTEN_HANDLES } from '../src/listen-handles';
@@ -74,6 +76,21 @@ test('serve without --workers on one core: a primary and one worker with the wor
     }
   } finally {
     await byDefault.stop();
+  }
+});
+
+// Where this machine lets the test make a cgroup with a CPU quota (as root on Linux), and has two
+// CPUs or more: Node 20's own count of them ignores the quota.
+const oneCoreQuota = os.availableParallelism() >= 2 ? cpuQuotaCgroup(1) : undefined;
+afterAll(() => oneCoreQuota?.remove());
+
+(oneCoreQuota ? test : test.skip)('serve without --workers in a cgroup with a CPU quota of one core (docker run --cpus=1): a primary and one worker, not one per CPU', async () => {
+  const limited = await spawnServe([], {}, { prefix: oneCoreQuota!.prefix });
+  try {
+    expect(limited.lines).toContain('  workers:   1');
+    expect((await servedBy(4, limited)).size).toBe(1);
+  } finally {
+    await limited.stop();
   }
 });
 

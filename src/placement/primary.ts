@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log';
+import { cgroupCpuQuota } from '../cpu-quota';
 import { acceptingWorkers, workersToRelieve, type Reading, type WorkerLoad } from './decide';
 import { ignoreSendError, isPlacement, PLACEMENT_TAG, REPORT_MS, type PlacementMessage } from './messages';
 
@@ -39,6 +40,10 @@ export function placeConnections(logger: Logger, opts: { pack: boolean }): void 
   let heldUntil = 0;
   let idle0 = machineIdleMs();
   let at = performance.now();
+  let ownCpu0 = process.cpuUsage();
+  // In a container with a CPU quota the host's idle cores are not ours: what is left of the quota
+  // after this service's processes is (read once: a quota rarely changes under a running service).
+  const quota = cgroupCpuQuota();
 
   const alive = () => Object.values(cluster.workers ?? {})
     .filter((w): w is Worker => w !== undefined && w.isConnected())
@@ -68,17 +73,22 @@ export function placeConnections(logger: Logger, opts: { pack: boolean }): void 
   setInterval(() => {
     const now = performance.now();
     const idleNow = machineIdleMs();
-    const idleCores = (idleNow - idle0) / (now - at);
+    const hostIdleCores = (idleNow - idle0) / (now - at);
+    const ownCpu = process.cpuUsage(ownCpu0);
+    const ownCores = (ownCpu.user + ownCpu.system) / 1000 / (now - at);
     idle0 = idleNow;
+    ownCpu0 = process.cpuUsage();
     at = now;
     const workers = alive();
     const reported = workers.map((w) => loads.get(w.id));
     loads.clear();
     if (workers.length < 2 || reported.some((l) => l === undefined)) return;
+    const serviceCores = ownCores + (reported as WorkerLoad[]).reduce((sum, l) => sum + l.cpu, 0);
+    const idleCores = quota === undefined ? hostIdleCores : Math.min(hostIdleCores, Math.max(0, quota - serviceCores));
     const reading: Reading = { idleCores, workers: reported as WorkerLoad[], accepting: Math.min(accepting, workers.length) };
     const want = opts.pack ? acceptingWorkers(reading) : reading.accepting;
     const relieve = want === reading.accepting ? workersToRelieve(reading) : [];
-    logger.debug({ ...readingFields(reading), want, relieve }, 'connection placement reading');
+    logger.debug({ ...readingFields(reading), ...(quota !== undefined && { cpuQuotaCores: quota }), want, relieve }, 'connection placement reading');
     const action = want !== reading.accepting ? `accepting ${want}` : relieve.length > 0 ? `relieve ${relieve.join(' ')}` : '';
     if (action === '' || now < heldUntil) {
       agreeing = 0;
