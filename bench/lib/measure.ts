@@ -1,5 +1,5 @@
 import { closedLoop, type CheckedRequest, type LoadResult } from './closed-loop';
-import { cpuSeconds, machineBusySeconds, peakRss, processTree, resetPeak, rssSampler } from './proc';
+import { cpuSeconds, machineBusySeconds, peakRss, processTree, resetPeak, rssSampler, tryCpuSeconds } from './proc';
 import type { Request } from './cases';
 
 /** A request and the answer every response to it must be (a correct answer fetched before the run). */
@@ -99,9 +99,16 @@ export async function measure(
   const exactPeak = serverPids.map(resetPeak).every(Boolean);
   const samplers = serverPids.map((pid) => rssSampler(pid));
   const pgPids = backends ? await backends() : [];
-  const pgCpu = () => pgPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  // A backend that ends during the run (its pool let the connection go) is not counted: its CPU
+  // read as 0 at the end made the sum negative (-175.8% in one uncached round).
+  const pg0 = pgPids.map(tryCpuSeconds);
+  const pgCpuSince = () => pgPids.reduce((sum, pid, i) => {
+    const now = tryCpuSeconds(pid);
+    const then = pg0[i];
+    return now === undefined || then === undefined ? sum : sum + now - then;
+  }, 0);
   const byProcess0 = serverPids.map(cpuSeconds);
-  const cpu0 = { pg: pgCpu(), me: process.cpuUsage(), machine: machineBusySeconds(), at: process.hrtime.bigint() };
+  const cpu0 = { me: process.cpuUsage(), machine: machineBusySeconds(), at: process.hrtime.bigint() };
   const result = await load(target, opts.connections, opts.durationSeconds);
   const wall = Number(process.hrtime.bigint() - cpu0.at) / 1e9;
   const me = process.cpuUsage(cpu0.me);
@@ -133,7 +140,7 @@ export async function measure(
     peakRssSource: exactPeak ? 'VmHWM' : 'VmRSS-poll',
     cpuPct: {
       server: pct(serverCpu),
-      postgres: backends ? pct(pgCpu() - cpu0.pg) : null,
+      postgres: backends ? pct(pgCpuSince()) : null,
       loadGenerator: pct((me.user + me.system) / 1e6),
       machine: pct(machine),
     },
