@@ -25,6 +25,7 @@ import { ratioLines, ratios, sizesTable, summaryTable, table, uncachedTable, ver
 import { compressionLine, summaryItems } from './lib/summary';
 import { runUncached, uncachedCases } from './lib/uncached';
 import { runOverload } from './overload';
+import { usableCores } from '../src/cpu-quota';
 
 const USAGE = `usage: npm run bench -- [options]
   --dataset <sample|scaleN>    sample: a fresh database loaded from seeds/data (dropped afterwards)
@@ -111,8 +112,8 @@ const opts: MeasureOptions = {
   connections: positive('connections', args.connections!),
 };
 const seed = positive('seed', args.seed!, 0);
-// The service as shipped: one process per core, each with its pool (svapi serve's defaults).
-const workers = os.availableParallelism();
+// The service as shipped: one process per core it may use, each with its pool (svapi serve's defaults).
+const workers = usableCores();
 const poolPerProcess = positive('SVAPI_DB_POOL_MAX', process.env.SVAPI_DB_POOL_MAX ?? '10');
 const pgbenchClients = positive('pgbench-clients', args['pgbench-clients'] ?? String(workers * poolPerProcess));
 const pgbenchThreads = positive('pgbench-threads', args['pgbench-threads']!);
