@@ -50,7 +50,7 @@ program
   .command('serve')
   .description('start the service (embedded database with sample data when DATABASE_URL is unset)')
   .option('-p, --port <port>', 'port to listen on (overrides PORT)', parsePort)
-  .option('-w, --workers [n]', 'serve from n worker processes (node:cluster); default: one per core; 1: a single process', parseWorkers)
+  .option('-w, --workers [n]', 'serve from n worker processes (node:cluster); default: one per core it may use (a cgroup CPU quota counts); 1: a single process', parseWorkers)
   .addHelpText('after', () => environmentHelp())
   .action(async (opts: { port?: number; workers?: number | true }) => {
     const config = withConfig();
