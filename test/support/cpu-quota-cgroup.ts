@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -7,7 +8,8 @@ import path from 'node:path';
  * none can be made (not root, no writable cpu controller).
  */
 export function cpuQuotaCgroup(cores: number): { prefix: string[]; remove(): void } | undefined {
-  const name = `svapi-test-${process.pid}`;
+  // Jest may run two test files in one process, one after the other: a name of its own each.
+  const name = `svapi-test-${process.pid}-${randomUUID().slice(0, 8)}`;
   const candidates = [
     { dir: path.join('/sys/fs/cgroup', name), limit: (dir: string) => fs.writeFileSync(`${dir}/cpu.max`, `${Math.round(cores * 100_000)} 100000`, { flag: 'r+' }) },
     {
