@@ -16,6 +16,7 @@ import { freshDatabase, type TestDatabase } from './support/db';
 import { createKey } from '../src/auth/keys';
 import { envelope, soapContentType, HUNTING } from './support/bindings';
 import { metricSum } from './support/limits';
+import { holdMachine } from './support/machine-lock';
 
 /** Items whose name holds ITEM_WORD: FindItems(ITEM_WORD) answers 1,000 of them (SVAPI_MAX_RESULTS). */
 const ITEM_WORD = 'Loadtest';
@@ -25,7 +26,12 @@ let db: TestDatabase;
 let key: { devId: number; devKey: string };
 let cached: SpawnedServe;
 let uncached: SpawnedServe;
+let letGo: (() => void) | undefined;
 
+// Below capacity means this machine's capacity: no other test file's load beside these.
+beforeAll(async () => {
+  letGo = await holdMachine();
+}, 600_000);
 beforeAll(async () => {
   db = await freshDatabase({ seed: true });
   await db.knex.raw(`INSERT INTO items (item_id, item_name, description, item_picture_url, tt_value, category_id)
@@ -48,6 +54,7 @@ afterAll(async () => {
   await cached?.stop();
   await uncached?.stop();
   await db?.destroy();
+  letGo?.();
 });
 
 interface Load {
