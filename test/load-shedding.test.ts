@@ -100,9 +100,16 @@ test('cached GetMonster over SOAP 1.1 at 64 connections: every answer 200', asyn
 const UNCACHED_CONNECTIONS = process.env.DATABASE_URL ? 64 : 8;
 
 test(`uncached GetMonsterGlobals(100) of random monsters, cache off, at ${UNCACHED_CONNECTIONS} connections: every answer 200`, async () => {
-  const r = await load(uncached.url, UNCACHED_CONNECTIONS, 3, () => ({
+  const globals = (connections: number, seconds: number) => load(uncached.url, connections, seconds, () => ({
     method: 'GET', path: `${HUNTING}/GetMonsterGlobals?${auth()}&MonsterID=${1 + Math.floor(Math.random() * MONSTERS)}&NumberOfGlobals=100`,
   }));
+  // Warm first, as the bench does: the uncached service has served nothing yet, and its pools open
+  // their connections (and prepare their statements) on first use. Hit cold by 64 connections at
+  // once, on the slower machine of 2026-11-28, it refused 9-18 calls of some 1,450 in 4 runs of 8
+  // for database waits in the first second; warm, none (docs/performance.md, "thirteenth pass").
+  const warm = await globals(8, 1);
+  expect(Object.keys(warm.statuses)).toEqual(['200']);
+  const r = await globals(UNCACHED_CONNECTIONS, 3);
   expect({ statuses: Object.keys(r.statuses), errors: r.errors, timeouts: r.timeouts }).toEqual({ statuses: ['200'], errors: 0, timeouts: 0 });
   expect(r.statuses[200]).toBeGreaterThan(0);
 }, 30_000);
