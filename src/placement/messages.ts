@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+
 /** The property that marks placement's messages among the others between primary and workers. */
 export const PLACEMENT_TAG = 'svapiPlacement';
 
@@ -15,3 +17,20 @@ export const ignoreSendError = () => {};
 
 /** Whether a message between primary and worker is placement's. */
 export const isPlacement = (m: unknown): m is PlacementMessage => typeof m === 'object' && m !== null && PLACEMENT_TAG in m;
+
+/**
+ * This process's CPU in cores (user and system) since the meter's previous reading, the first
+ * since it was made: what a worker reports, and what the primary counts of the quota itself.
+ */
+export function ownCoresMeter(now: () => number = () => performance.now()): () => number {
+  let cpu = process.cpuUsage();
+  let at = now();
+  return () => {
+    const t = now();
+    const used = process.cpuUsage(cpu);
+    cpu = process.cpuUsage();
+    const cores = (used.user + used.system) / 1000 / Math.max(t - at, 1);
+    at = t;
+    return cores;
+  };
+}

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log';
 import { cgroupCpuQuota } from '../cpu-quota';
 import { acceptingWorkers, workersToRelieve, type Reading, type WorkerLoad } from './decide';
-import { ignoreSendError, isPlacement, PLACEMENT_TAG, REPORT_MS, type PlacementMessage } from './messages';
+import { ignoreSendError, isPlacement, ownCoresMeter, PLACEMENT_TAG, REPORT_MS, type PlacementMessage } from './messages';
 
 /** Readings in a row that must want the same change before it is made. */
 const AGREEING_READINGS = 2;
@@ -40,7 +40,7 @@ export function placeConnections(logger: Logger, opts: { pack: boolean }): void 
   let heldUntil = 0;
   let idle0 = machineIdleMs();
   let at = performance.now();
-  let ownCpu0 = process.cpuUsage();
+  const ownCores = ownCoresMeter();
   // In a container with a CPU quota the host's idle cores are not ours: what is left of the quota
   // after this service's processes is (read once: a quota rarely changes under a running service).
   const quota = cgroupCpuQuota();
@@ -74,16 +74,14 @@ export function placeConnections(logger: Logger, opts: { pack: boolean }): void 
     const now = performance.now();
     const idleNow = machineIdleMs();
     const hostIdleCores = (idleNow - idle0) / (now - at);
-    const ownCpu = process.cpuUsage(ownCpu0);
-    const ownCores = (ownCpu.user + ownCpu.system) / 1000 / (now - at);
+    const primaryCores = ownCores();
     idle0 = idleNow;
-    ownCpu0 = process.cpuUsage();
     at = now;
     const workers = alive();
     const reported = workers.map((w) => loads.get(w.id));
     loads.clear();
     if (workers.length < 2 || reported.some((l) => l === undefined)) return;
-    const serviceCores = ownCores + (reported as WorkerLoad[]).reduce((sum, l) => sum + l.cpu, 0);
+    const serviceCores = primaryCores + (reported as WorkerLoad[]).reduce((sum, l) => sum + l.cpu, 0);
     const idleCores = quota === undefined ? hostIdleCores : Math.min(hostIdleCores, Math.max(0, quota - serviceCores));
     const reading: Reading = { idleCores, workers: reported as WorkerLoad[], accepting: Math.min(accepting, workers.length) };
     const want = opts.pack ? acceptingWorkers(reading) : reading.accepting;

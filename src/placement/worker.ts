@@ -1,7 +1,6 @@
-import { performance } from 'node:perf_hooks';
 import type { Socket } from 'node:net';
 import type http from 'node:http';
-import { ignoreSendError, isPlacement, PLACEMENT_TAG, REPORT_MS, type PlacementMessage } from './messages';
+import { ignoreSendError, isPlacement, ownCoresMeter, PLACEMENT_TAG, REPORT_MS, type PlacementMessage } from './messages';
 
 export interface WorkerPlacementOptions {
   /** Listens again on the service's port (as at start), with the extra handles. */
@@ -39,21 +38,12 @@ export function followPlacement(server: http.Server, opts: WorkerPlacementOption
     socket.once('close', () => connections.delete(socket));
   });
 
-  let cpu = process.cpuUsage();
+  const ownCores = ownCoresMeter();
   let waited = opts.waitedForDatabase();
-  let at = performance.now();
   const timer = setInterval(() => {
-    const now = performance.now();
-    const used = process.cpuUsage(cpu);
     const waitedNow = opts.waitedForDatabase();
-    const message: PlacementMessage = {
-      [PLACEMENT_TAG]: 'load',
-      cpu: (used.user + used.system) / 1000 / (now - at),
-      waited: waitedNow - waited,
-    };
-    cpu = process.cpuUsage();
+    const message: PlacementMessage = { [PLACEMENT_TAG]: 'load', cpu: ownCores(), waited: waitedNow - waited };
     waited = waitedNow;
-    at = now;
     if (process.connected) process.send!(message, undefined, undefined, ignoreSendError);
   }, REPORT_MS).unref();
 
