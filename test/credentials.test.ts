@@ -211,6 +211,23 @@ describe('the credential cache', () => {
     expect(await check('10.1.0.1')).toBe('RateLimited');
   });
 
+  test('checkNow decides at once only for the pair that matched last, from an address with no failure, and asks no database', async () => {
+    const checker = new CredentialChecker(knex, { ...settings, SVAPI_RATE_LIMIT: 4 });
+    const { devId, devKey } = svc.key;
+    expect(checker.checkNow(devId, devKey, '10.2.0.1')).toBeUndefined();
+    expect(queries).toBe(0);
+    await checker.check(devId, devKey, '10.2.0.1');
+    expect(checker.checkNow(devId, devKey, '10.2.0.1')).toBe(true);
+    expect(checker.checkNow(devId, `${devKey.slice(0, -1)}${devKey.endsWith('A') ? 'B' : 'A'}`, '10.2.0.1')).toBeUndefined();
+    await expect(checker.check(devId, 'wrong', '10.2.0.2')).rejects.toMatchObject({ code: 'AuthenticationFailed' });
+    expect(checker.checkNow(devId, devKey, '10.2.0.2')).toBeUndefined();
+    // Two points used (check, checkNow) of 4: a third and fourth pass, the fifth is refused at once.
+    expect(checker.checkNow(devId, devKey, '10.2.0.1')).toBe(true);
+    expect(checker.checkNow(devId, devKey, '10.2.0.1')).toBe(true);
+    expect(() => checker.checkNow(devId, devKey, '10.2.0.1')).toThrow(expect.objectContaining({ code: 'RateLimited' }));
+    expect(queries).toBe(1);
+  });
+
   test('SVAPI_KEY_CACHE_MS=0 turns the cache off', async () => {
     const checker = new CredentialChecker(knex, { ...settings, SVAPI_KEY_CACHE_MS: 0 });
     for (let i = 0; i < 3; i++) await checker.check(svc.key.devId, svc.key.devKey, '10.0.0.1');

@@ -52,7 +52,8 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
       const call = await binding.read(req, res, operation);
       name = locals.binding = call.name;
       locals.operation = call.op.name;
-      locals.devId = await authenticate(ctx.credentials, call, clientAddress(req, trustProxy));
+      const devId = authenticate(ctx.credentials, call, clientAddress(req, trustProxy));
+      locals.devId = typeof devId === 'number' ? devId : await devId;
       const params = decode(call);
       const answer = await answered(ctx, binding, call, params, res);
       // Only a GET is conditional (HTTP GET): a POST's answer has no ETag and is never 304.

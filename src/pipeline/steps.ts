@@ -13,18 +13,20 @@ import type { Call } from './binding';
 
 /**
  * Credentials first (CONTRACT §6): missing, repeated, malformed, unknown or wrong DevID/DevKey is
- * AuthenticationFailed, counted against the caller's address. Gives the DevID.
+ * AuthenticationFailed, counted against the caller's address. Gives the DevID: at once when the
+ * check needs no wait (CredentialChecker.checkNow), else through a promise; may throw either way.
  */
-export async function authenticate(credentials: CredentialChecker, call: Call, clientAddress: string): Promise<number> {
+export function authenticate(credentials: CredentialChecker, call: Call, clientAddress: string): number | Promise<number> {
   const { params: raw, repeated } = call;
   const devId = raw.DevID === undefined ? undefined : parseXsdInt(raw.DevID);
   const devKey = raw.DevKey;
   if (devId === undefined || devKey === undefined || devKey === '' || repeated.includes('DevID') || repeated.includes('DevKey')) {
-    await credentials.fail(clientAddress);
-    throw errors.auth();
+    return credentials.fail(clientAddress).then(() => {
+      throw errors.auth();
+    });
   }
-  await credentials.check(devId, devKey, clientAddress);
-  return devId;
+  if (credentials.checkNow(devId, devKey, clientAddress)) return devId;
+  return credentials.check(devId, devKey, clientAddress).then(() => devId);
 }
 
 /** The operation's typed parameters. Unknown parameters are ignored, even repeated; a known one given twice is ambiguous. */
