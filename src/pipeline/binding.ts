@@ -34,11 +34,12 @@ export interface EndpointBinding {
    */
   nameOf(req: Req, res: Res): string | undefined;
   /**
-   * Reads the request into a call; rejects with a ServiceError for anything it refuses. When the
+   * Reads the request into a call: at once when it has no body to wait for (HTTP GET), else
+   * through a promise; throws or rejects with a ServiceError for anything it refuses. When the
    * body tells the call's name before the call is complete (SOAP: the envelope's version), it sets
    * `res.locals.binding`, so an error from then on is answered under that name.
    */
-  read(req: Req, res: Res, operation: string | undefined): Promise<Call>;
+  read(req: Req, res: Res, operation: string | undefined): Call | Promise<Call>;
   /** The operation's result as the answer's body (cached under the call's name and parameters). */
   render(call: Call, result: OperationResult): Body;
   contentType(call: Call): string;

@@ -1,6 +1,6 @@
 import { errors, toServiceError } from '../errors';
 import { findOperation } from '../operations/catalog';
-import { sendAnswer } from '../http/answer';
+import { Answer, sendAnswer } from '../http/answer';
 import type { Req, Res } from '../http/exchange';
 import { clientAddress } from '../http/client-address';
 import type { Endpoint } from '../wsdl/endpoints';
@@ -49,13 +49,15 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
       return;
     }
     try {
-      const call = await binding.read(req, res, operation);
+      const read = binding.read(req, res, operation);
+      const call = read instanceof Promise ? await read : read;
       name = locals.binding = call.name;
       locals.operation = call.op.name;
       const devId = authenticate(ctx.credentials, call, clientAddress(req, trustProxy));
       locals.devId = typeof devId === 'number' ? devId : await devId;
       const params = decode(call);
-      const answer = await answered(ctx, binding, call, params, res);
+      const made = answered(ctx, binding, call, params, res);
+      const answer = made instanceof Answer ? made : await made;
       // Only a GET is conditional (HTTP GET): a POST's answer has no ETag and is never 304.
       sendAnswer(req, res, binding.contentType(call), answer, req.method === 'GET');
     } catch (e) {
@@ -80,17 +82,16 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
 }
 
 /**
- * The answer, cached or made now. Calls of one cache key share one read: when the caller whose
- * read it was has gone, one still connected makes it again.
+ * The answer: at once when it is cached, else through a promise. Calls of one cache key share one
+ * read: when the caller whose read it was has gone, one still connected makes it again.
  */
-async function answered(ctx: ServiceContext, binding: EndpointBinding, call: Call, params: OperationParams[OperationName], res: Res) {
-  for (;;) {
-    try {
-      return await cached(ctx.results, call.name, call.op, params, () => run(ctx, call, params, res, (records) => binding.render(call, records)));
-    } catch (e) {
-      if (!(e instanceof CallerGone) || res.destroyed) throw e;
-    }
-  }
+function answered(ctx: ServiceContext, binding: EndpointBinding, call: Call, params: OperationParams[OperationName], res: Res): Answer | Promise<Answer> {
+  const answer = cached(ctx.results, call.name, call.op, params, () => run(ctx, call, params, res, (records) => binding.render(call, records)));
+  if (answer instanceof Answer) return answer;
+  return answer.catch((e: unknown) => {
+    if (!(e instanceof CallerGone) || res.destroyed) throw e;
+    return answered(ctx, binding, call, params, res);
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { errors, type ServiceError } from '../../errors';
 import type { RawParams } from '../../operations/params';
+import type { Operation } from '../../operations/catalog';
 import { decodeBody, readBody } from '../../http/body';
 import { queryOf, type Req, type Res } from '../../http/exchange';
 import { bodyOf } from '../../http/answer';
@@ -25,9 +26,10 @@ export function xmlPairsBinding(
   const serializer = new RecordSerializer();
   return {
     nameOf: () => name,
-    async read(req, res, operation): Promise<Call> {
+    read(req, res, operation) {
       const op = pathOperation(endpoint, operation, res);
-      return { op, name, ...paramsOf(await pairsOf(req, res)) };
+      const pairs = pairsOf(req, res);
+      return pairs instanceof URLSearchParams ? callOf(op, name, pairs) : pairs.then((p) => callOf(op, name, p));
     },
     render: ({ op }, result) => bodyOf(serializer.httpDocumentParts(op.name, result, ns, [])),
     contentType: () => XML_TYPE,
@@ -48,7 +50,7 @@ export function formPairs(ctx: ServiceContext): (req: Req, res: Res) => Promise<
   };
 }
 
-function paramsOf(pairs: URLSearchParams): { params: RawParams; repeated: string[] } {
+function callOf(op: Operation, name: string, pairs: URLSearchParams): Call {
   // No prototype: a parameter named `constructor` or `__proto__` is just an unknown name.
   const params: RawParams = Object.create(null);
   const repeated: string[] = [];
@@ -56,5 +58,5 @@ function paramsOf(pairs: URLSearchParams): { params: RawParams; repeated: string
     if (Object.hasOwn(params, key)) repeated.push(key);
     else params[key] = value;
   }
-  return { params, repeated };
+  return { op, name, params, repeated };
 }
