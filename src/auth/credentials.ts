@@ -61,9 +61,11 @@ export class CredentialChecker {
     this.failLimit = settings.SVAPI_AUTH_FAIL_LIMIT;
   }
 
-  /** Passes for a valid, unrevoked pair within its rate limit; throws otherwise. */
+  /**
+   * Passes for a valid, unrevoked pair within its rate limit; throws otherwise. Decides every case
+   * itself: a caller that tried checkNow first (authenticate) does not repeat it here.
+   */
   async check(devId: number, devKey: string, clientAddress: string): Promise<void> {
-    if (this.checkNow(devId, devKey, clientAddress)) return;
     const blocked = this.refuseBlocked(clientAddress);
     if (blocked) await blocked;
     const cached = this.cache?.get(devId);
