@@ -1,7 +1,7 @@
 import type http from 'node:http';
 import type { Config } from './config';
 import type { Database } from './db/connect';
-import type { Logger } from './log';
+import type { LineSink, Logger } from './log';
 import { CredentialChecker } from './auth/credentials';
 import { LimitStore } from './auth/limit-store';
 import { ENDPOINTS } from './wsdl/endpoints';
@@ -31,8 +31,8 @@ interface AppContext {
   config: Config;
   db: Database;
   logger: Logger;
-  /** Where the access log goes (a line per request); default: `logger`. */
-  accessLogger?: Logger;
+  /** Where the access log's lines go (a line per request); none: no access log. */
+  accessLog?: LineSink;
 }
 
 interface ServiceApp {
@@ -66,7 +66,7 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   const dbQueue = new DbQueue({ slots: readPoolMax(knex), targetMs: config.SVAPI_QUEUE_TARGET_MS }, () => report.note('database-wait'));
   const limit = new InFlightLimit(config.SVAPI_MAX_IN_FLIGHT, loop, report);
   const metrics = createMetrics(knex, results, { limits, overload: { limit, loop, dbQueue, report } });
-  const log = accessLog(ctx.accessLogger ?? logger, BINDING_NAMES, (r) => metrics.observe(r));
+  const log = accessLog(ctx.accessLog, BINDING_NAMES, (r) => metrics.observe(r));
 
   const service: ServiceContext = {
     knex,

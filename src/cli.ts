@@ -13,7 +13,7 @@ import { loadDataset, holdsNoRecords, DatasetError, type LoadOptions } from './l
 import { datasetHelp } from './load/help';
 import cluster from 'node:cluster';
 import { usableCores } from './cpu-quota';
-import { createAccessLogger, createLogger, type Logger } from './log';
+import { createAccessLog, createLogger, type Logger } from './log';
 import type { RunningServer } from './server';
 import { registerGenerateCommand } from './generate/command';
 import { registerCompareCommand } from './compare/command';
@@ -65,7 +65,7 @@ program
     // handles, and under overload its callers waited up to 7.8 s and /healthz 7.7 s
     // (docs/performance.md, "eleventh pass").
     if (opts.workers !== 1) return runPrimary(config, workers, logger, report);
-    const running = await startServer(config, logger, { report, accessLogger: createAccessLogger(config.LOG_LEVEL) });
+    const running = await startServer(config, logger, { report, accessLog: createAccessLog(config.LOG_LEVEL) });
     const address = running.server.address();
     process.stdout.write(startupLines({
       url: running.url,
@@ -100,7 +100,7 @@ async function checkServerDatabase(config: Config, workers: number, logger: Logg
 /** A cluster worker: serves on the primary's port over the database the primary named. */
 async function serveWorker(config: Config, logger: Logger): Promise<void> {
   const { startServer, SHARED_EMBEDDED_ENV } = serveModules();
-  const running = await startServer(config, logger, { sharedEmbedded: process.env[SHARED_EMBEDDED_ENV] === '1', accessLogger: createAccessLogger(config.LOG_LEVEL) });
+  const running = await startServer(config, logger, { sharedEmbedded: process.env[SHARED_EMBEDDED_ENV] === '1', accessLog: createAccessLog(config.LOG_LEVEL) });
   stopOnSignal(running, logger);
 }
 

@@ -8,7 +8,7 @@ import { createApp } from './app';
 import { createHttpServer } from './http-server';
 import { acceptOnMoreHandles } from './listen-handles';
 import { followPlacement, type WorkerPlacement } from './placement/worker';
-import type { Logger } from './log';
+import type { LineSink, Logger } from './log';
 import { SAMPLE_SEEDING } from '../seeds/sample';
 
 export interface RunningServer {
@@ -42,8 +42,8 @@ interface StartOptions {
   sharedEmbedded?: boolean;
   /** Told what a first start of the embedded database does meanwhile (see openDatabase). */
   report?: (line: string) => void;
-  /** Where the access log goes (a line per request); default: `logger`. */
-  accessLogger?: Logger;
+  /** Where the access log's lines go (a line per request); none: no access log. */
+  accessLog?: LineSink;
 }
 
 export async function startServer(config: Config, logger: Logger, opts: StartOptions = {}): Promise<RunningServer> {
@@ -57,7 +57,7 @@ export async function startServer(config: Config, logger: Logger, opts: StartOpt
       await admin.destroy();
     }
   }
-  const { app, stop, drain, waitedForDatabase } = await createApp({ config, db, logger, accessLogger: opts.accessLogger });
+  const { app, stop, drain, waitedForDatabase } = await createApp({ config, db, logger, accessLog: opts.accessLog });
   const server = createHttpServer(app, config);
   let stopping = false;
   let placement: WorkerPlacement | undefined;

@@ -1,8 +1,6 @@
 // The access log's batch (src/log.ts LineBatch): lines reach the output whole, in order, once,
-// when enough wait or when the interval comes, and pino writes the same lines through it as
-// straight to a stream.
+// when enough wait or when the interval comes.
 
-import pino from 'pino';
 import { LineBatch } from '../src/log';
 
 afterEach(() => {
@@ -37,20 +35,4 @@ test('what waits goes out on the interval, and an empty batch writes nothing', (
   expect(out).toEqual(['one\ntwo\n']);
   jest.advanceTimersByTime(500);
   expect(out).toEqual(['one\ntwo\n']);
-});
-
-test('pino writes the same lines through a batch as straight to a stream', () => {
-  const straight: string[] = [];
-  const batched: string[] = [];
-  const options = { base: { svc: 'svapi' }, timestamp: false };
-  const direct = pino(options, { write: (line: string) => void straight.push(line) });
-  const batch = new LineBatch((text) => batched.push(text), 4096, 100);
-  const throughBatch = pino(options, batch);
-  for (const logger of [direct, throughBatch]) {
-    for (let i = 0; i < 40; i++) logger.info({ requestId: `r${i}`, endpoint: '/API/hunting.asmx', devId: i, note: 'Camp Ñandú "q" \\ \u0001' }, 'request');
-  }
-  batch.flush();
-  expect(batched.length).toBeGreaterThan(1);
-  expect(batched.join('')).toBe(straight.join(''));
-  expect(straight).toHaveLength(40);
 });

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Logger } from '../log';
+import { isoTimeOfMs, LOG_BASE, type LineSink } from '../log';
 import { pathOf, type Req, type Res } from './exchange';
 
 /** What a request comes to, for the metrics (metrics.ts counts and times it). */
@@ -10,16 +10,54 @@ export interface RequestRecord {
   durationMs: number;
 }
 
+/** What one access-log line says besides its time; an absent field is left out, as pino leaves it. */
+export interface AccessFields {
+  requestId: string | undefined;
+  endpoint: string;
+  operation: string | undefined;
+  binding: string;
+  outcome: string;
+  status: number;
+  durationMs: number;
+  devId: number | undefined;
+}
+
+// Only `"`, `\` and control characters need escaping in a JSON string; a request's path and
+// id come from the request line's bytes (Latin-1), never a lone surrogate.
+function jsonString(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 || c === 34 || c === 92) return JSON.stringify(s);
+  }
+  return `"${s}"`;
+}
+// What follows the time on every line: the logger's base (createLogger's), as pino writes it.
+const AFTER_TIME = `",${JSON.stringify(LOG_BASE).slice(1, -1)}`;
+
 /**
- * Run for every request, after the request id: one JSON line when its response has finished (or
- * the connection closed before that), with the request id, path, operation, binding, outcome
- * ('OK' or the ServiceError code), HTTP status, duration and DevID. Only what the bindings put in
- * res.locals is logged: never a parameter, so never a DevKey.
+ * The access log's line at `isoTime`: the bytes pino writes for `logger.info(fields, 'request')`
+ * from createLogger (test/access-log-line.test.ts compares them), made from the fixed fields at
+ * once, as fastify's serializers are compiled from a schema. pino's generic line (a lookup of
+ * every key in its serializer tables, its escaping loop) cost a cached answer 5-6 us of its 50-55
+ * (docs/performance.md, issue 18, sixteenth pass).
  */
-export function accessLog(logger: Logger, bindingNames: readonly string[], onRecord?: (r: RequestRecord) => void): (req: Req, res: Res) => void {
+export function accessLine(isoTime: string, f: AccessFields): string {
+  return `{"level":30,"time":"${isoTime}${AFTER_TIME}${f.requestId === undefined ? '' : `,"requestId":${jsonString(f.requestId)}`}`
+    + `,"endpoint":${jsonString(f.endpoint)}${f.operation === undefined ? '' : `,"operation":${jsonString(f.operation)}`}`
+    + `,"binding":${jsonString(f.binding)},"outcome":${jsonString(f.outcome)},"status":${f.status},"durationMs":${f.durationMs}`
+    + `${f.devId === undefined ? '' : `,"devId":${f.devId}`},"msg":"request"}\n`;
+}
+
+/**
+ * Run for every request, after the request id: one JSON line to `lines` (none: no access log)
+ * when its response has finished (or the connection closed before that), with the request id,
+ * path, operation, binding, outcome ('OK' or the ServiceError code), HTTP status, duration and
+ * DevID. Only what the bindings put in res.locals is logged: never a parameter, so never a DevKey.
+ */
+export function accessLog(lines: LineSink | undefined, bindingNames: readonly string[], onRecord?: (r: RequestRecord) => void): (req: Req, res: Res) => void {
   // The binding names a log line or metric can carry: the registry's, pages' and the rest.
   const labels: ReadonlySet<string> = new Set([...bindingNames, 'docs', 'other']);
-  const logging = logger.isLevelEnabled('info');
+  const time = isoTimeOfMs();
   // One listener for every response ('close' comes once: after 'finish', or when the connection
   // went first), reading what it needs from res.locals: no closure made per request.
   function finished(this: Res) {
@@ -36,9 +74,9 @@ export function accessLog(logger: Logger, bindingNames: readonly string[], onRec
       durationMs,
     };
     onRecord?.(record);
-    if (!logging) return;
+    if (!lines) return;
     const path = locals.path!;
-    logger.info({
+    lines.write(accessLine(time(), {
       requestId: locals.requestId,
       endpoint: path.length > 200 ? `${path.slice(0, 200)}...` : path,
       operation: locals.operation,
@@ -47,7 +85,7 @@ export function accessLog(logger: Logger, bindingNames: readonly string[], onRec
       status,
       durationMs: Math.round(durationMs * 1000) / 1000,
       devId: typeof locals.devId === 'number' ? locals.devId : undefined,
-    }, 'request');
+    }));
   }
   return (req, res) => {
     res.locals.startedAt = performance.now();

@@ -39,7 +39,7 @@ export async function serveOver(db: TestDatabase, env: NodeJS.ProcessEnv = {}, o
   const log = captured?.lines ?? [];
   const logger = captured?.logger ?? createLogger(config.LOG_LEVEL);
   const knex = createKnex(url, 'service', config, db.embedded);
-  const { app, stop } = await createApp({ config, db: { knex, close: async () => { await endReadPool(knex); await knex.destroy(); }, listenUrl: db.embedded ? undefined : url }, logger });
+  const { app, stop } = await createApp({ config, db: { knex, close: async () => { await endReadPool(knex); await knex.destroy(); }, listenUrl: db.embedded ? undefined : url }, logger, accessLog: captured?.access });
   const server = createHttpServer(app, config);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
