@@ -46,7 +46,11 @@ export function createMetrics(knex: Knex, cache?: ResultCache, sources: MetricSo
   // batches (`times` below): a call there on every request cost a cached answer 4-5 us of its 50
   // (docs/performance.md, issue 18, sixteenth pass), in a loop of a batch 0.4 us a value.
   type DurationLabels = { operation: string; binding: string };
-  const series = new Map<string, { labels: DurationLabels & { outcome: string }; count: number; time: Durations }>();
+  type Series = { labels: DurationLabels & { outcome: string }; count: number; time: Durations };
+  const series: Series[] = [];
+  // A request's series is found by its label values themselves (strings of fixed sets, whose hashes
+  // V8 keeps), not by a key made for it: operation, then binding, then outcome.
+  const seriesOf = new Map<string, Map<string, Map<string, Series>>>();
   new client.Counter({
     name: 'svapi_requests_total',
     help: 'Requests answered, by operation, binding and outcome (OK or the error code)',
@@ -54,7 +58,7 @@ export function createMetrics(knex: Knex, cache?: ResultCache, sources: MetricSo
     registers: [registry],
     collect() {
       this.reset();
-      for (const s of series.values()) this.inc(s.labels, s.count);
+      for (const s of series) this.inc(s.labels, s.count);
     },
   });
   const times = new Map<string, Durations>();
@@ -127,15 +131,19 @@ export function createMetrics(knex: Knex, cache?: ResultCache, sources: MetricSo
     registry,
     scrape: cluster.isWorker ? instanceScrape(registry) : () => registry.metrics(),
     observe(r) {
-      const key = `${r.operation} ${r.binding} ${r.outcome}`;
-      let s = series.get(key);
+      let byBinding = seriesOf.get(r.operation);
+      if (!byBinding) seriesOf.set(r.operation, (byBinding = new Map()));
+      let byOutcome = byBinding.get(r.binding);
+      if (!byOutcome) byBinding.set(r.binding, (byOutcome = new Map()));
+      let s = byOutcome.get(r.outcome);
       if (!s) {
         // One duration series per operation and binding, whatever the outcome.
         const timeKey = `${r.operation} ${r.binding}`;
         let time = times.get(timeKey);
         if (!time) times.set(timeKey, (time = new Durations(duration, { operation: r.operation, binding: r.binding })));
         s = { labels: { operation: r.operation, binding: r.binding, outcome: r.outcome }, count: 0, time };
-        series.set(key, s);
+        byOutcome.set(r.outcome, s);
+        series.push(s);
       }
       s.count++;
       s.time.add(r.durationMs / 1000);

@@ -23,13 +23,14 @@ export interface AccessFields {
 }
 
 // Only `"`, `\` and control characters need escaping in a JSON string; a request's path and
-// id come from the request line's bytes (Latin-1), never a lone surrogate.
-function jsonString(s: string): string {
+// id come from the request line's bytes (Latin-1), never a lone surrogate. A string that needs
+// none (nearly all) goes into the line as it is.
+function inJson(s: string): string {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c < 32 || c === 34 || c === 92) return JSON.stringify(s);
+    if (c < 32 || c === 34 || c === 92) return JSON.stringify(s).slice(1, -1);
   }
-  return `"${s}"`;
+  return s;
 }
 // What follows the time on every line: the logger's base (createLogger's), as pino writes it.
 const AFTER_TIME = `",${JSON.stringify(LOG_BASE).slice(1, -1)}`;
@@ -42,9 +43,9 @@ const AFTER_TIME = `",${JSON.stringify(LOG_BASE).slice(1, -1)}`;
  * (docs/performance.md, issue 18, sixteenth pass).
  */
 export function accessLine(isoTime: string, f: AccessFields): string {
-  return `{"level":30,"time":"${isoTime}${AFTER_TIME}${f.requestId === undefined ? '' : `,"requestId":${jsonString(f.requestId)}`}`
-    + `,"endpoint":${jsonString(f.endpoint)}${f.operation === undefined ? '' : `,"operation":${jsonString(f.operation)}`}`
-    + `,"binding":${jsonString(f.binding)},"outcome":${jsonString(f.outcome)},"status":${f.status},"durationMs":${f.durationMs}`
+  return `{"level":30,"time":"${isoTime}${AFTER_TIME}${f.requestId === undefined ? '' : `,"requestId":"${inJson(f.requestId)}"`}`
+    + `,"endpoint":"${inJson(f.endpoint)}"${f.operation === undefined ? '' : `,"operation":"${inJson(f.operation)}"`}`
+    + `,"binding":"${inJson(f.binding)}","outcome":"${inJson(f.outcome)}","status":${f.status},"durationMs":${f.durationMs}`
     + `${f.devId === undefined ? '' : `,"devId":${f.devId}`},"msg":"request"}\n`;
 }
 
