@@ -61,6 +61,8 @@ echo "npx svapi --version: $version"
 # default the demo credential it prints on a first start), then stops.
 serve_check() {
   local out="$tmp/serve.out" url= id=${1:-} key=${2:-}
+  # Made here: the background job opens it only when it starts, and sed on a missing file fails the script (set -e).
+  : >"$out"
   setsid npm start -- --workers 1 >"$out" 2>&1 & # a process group of its own: stop_serve
   serve_pid=$!
   for _ in $(seq 1 600); do
