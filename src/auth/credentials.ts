@@ -69,8 +69,7 @@ export class CredentialChecker {
     const blocked = this.refuseBlocked(clientAddress);
     if (blocked) await blocked;
     const cached = this.cache?.get(devId);
-    // Read again before the entry expires, so a busy DevID never finds it gone.
-    if (cached && this.cache!.getRemainingTTL(devId) < this.cacheMs / 2) this.refresh(devId);
+    if (cached) this.refreshWhenHalfGone(devId);
     const presented = Buffer.from(devKey);
     if (!cached || !sameBytes(presented, cached.lastMatched)) {
       const read = cached ? undefined : await this.storedHash(devId);
@@ -102,7 +101,7 @@ export class CredentialChecker {
     if (this.mayBeBlocked(clientAddress)) return undefined;
     const cached = this.cache?.get(devId);
     if (!cached || !sameBytes(Buffer.from(devKey), cached.lastMatched)) return undefined;
-    if (this.cache!.getRemainingTTL(devId) < this.cacheMs / 2) this.refresh(devId);
+    this.refreshWhenHalfGone(devId);
     try {
       return this.requests.consumeNow(String(devId));
     } catch (e) {
@@ -129,6 +128,11 @@ export class CredentialChecker {
   private keep(devId: number, entry: CachedKey, readAt: number): void {
     const ttl = Math.floor(this.cacheMs - (performance.now() - readAt));
     if (ttl > 0) this.cache?.set(devId, entry, { ttl });
+  }
+
+  /** A cached DevID past half its time in the cache is read again, so a busy DevID never finds its entry gone. */
+  private refreshWhenHalfGone(devId: number): void {
+    if (this.cache!.getRemainingTTL(devId) < this.cacheMs / 2) this.refresh(devId);
   }
 
   /** Reads a cached DevID's hash again in the background; the entry stays while it is unchanged. */
