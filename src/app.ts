@@ -26,6 +26,7 @@ import { healthz, metricsPage, readyz } from './monitoring';
 import { readPoolMax } from './db/read-pool';
 import { ResultCache } from './cache/result-cache';
 import { DataChangeWatcher } from './cache/data-change-watcher';
+import { loadBodyHash } from './http/entity-tag';
 
 interface AppContext {
   config: Config;
@@ -53,6 +54,7 @@ interface ServiceApp {
  */
 export async function createApp(ctx: AppContext): Promise<ServiceApp> {
   const { config, logger } = ctx;
+  await loadBodyHash();
   const knex = ctx.db.knex;
   const results = new ResultCache(config.SVAPI_CACHE_MB * 1024 * 1024);
   const watcher = new DataChangeWatcher(knex, results, { listenUrl: ctx.db.listenUrl, pollMs: config.SVAPI_CACHE_CHECK_MS, logger });

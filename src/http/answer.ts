@@ -1,8 +1,8 @@
-import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import { preferredCoding, type Coding } from './accept-encoding';
 import { sendBody, type Req, type Res } from './exchange';
 import { clientHasTag } from './if-none-match';
+import { bodyHash } from './entity-tag';
 
 /** A body as sent: small ones as text (sent in one write with the headers), large ones as bytes. */
 export type Body = string | Buffer;
@@ -59,7 +59,7 @@ function compress(body: Body, coding: Coding, setting: Setting): Buffer {
 
 /**
  * A complete answer with what HTTP derives from its bytes: a strong entity tag (the data version
- * the answer was read at, where known, and a hash of the bytes: every process gives the same
+ * the answer was read at, where known, and a hash of the bytes (entity-tag.ts): every process gives the same
  * answer the same tag, a load changes the tags of the answers read after it, and one tag is
  * always one byte sequence) and its compressed forms, each with a tag of its own (the hash and the setting).
  * An answer that is kept (the answer cache) makes each compressed form once, when it is first
@@ -88,7 +88,7 @@ export class Answer {
    * form's tag names the setting it is made with: the same tag is always the same bytes.
    */
   etag(coding?: Coding): string {
-    const tag = (this.tag ??= `"${this.dataVersion === undefined ? '' : `v${this.dataVersion}-`}${crypto.createHash('sha256').update(this.body).digest('base64url').slice(0, 22)}"`);
+    const tag = (this.tag ??= `"${this.dataVersion === undefined ? '' : `v${this.dataVersion}-`}${bodyHash(this.body)}"`);
     return coding === undefined ? tag : tag.slice(0, -1) + (this.grew ? KEPT : PER_REQUEST)[coding].tag;
   }
 
