@@ -19,7 +19,7 @@ import { Rng } from '../../src/generate/rng';
 import { backendsOfClient } from './database';
 import { buildRequest, countRecords, type Binding, type DatasetProfile, type Operation } from './cases';
 import { compressedSizes, ENCODINGS, inflatesTo, rawFetch, type Encoding, type Sizes } from './encoding';
-import { measure, type Measurement, type MeasureOptions, type Sample } from './measure';
+import { load, measure, type Measurement, type MeasureOptions, type Sample } from './measure';
 import { pgbenchWorkload, runPgbench, type PgbenchOptions, type PgbenchResult, type PgbenchWorkload, type Statement } from './pgbench';
 import { ROOT, type Child } from './proc';
 import { failure, median, spread, type Spread } from './report';
@@ -146,6 +146,8 @@ interface Prepared {
   records: number;
 }
 
+/** Seconds of load each server gets, per case, before the first round (at least --warmup). */
+const SETTLE_SECONDS = 8;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 const CAPTURE = path.join(ROOT, 'bench/lib/capture-sql.js');
@@ -326,6 +328,19 @@ export async function runUncached(ctx: UncachedContext, cases: UncachedCase[]): 
       for (const group of workloads.keys()) await pg(warm, group);
       ctx.log('done');
 
+      // Both servers settle before the first round: under this load the service's CPU per request
+      // fell from about 2 ms to 1 ms over its first 8 s (the JIT optimized some 750 functions a
+      // process in that time: --trace-opt), so a 2 s warm-up measured the first round's service
+      // half-warmed, against a floor that has little code to warm.
+      const settle = Math.max(SETTLE_SECONDS, ctx.opts.warmupSeconds);
+      ctx.progress(`settling, ${settle} s per case on the service and on the floor ... `);
+      for (const p of prepared) {
+        await load({ origin, samples: p.samples }, ctx.opts.connections, settle);
+        const floor = floors.get(p.c.name);
+        if (floor) await load({ origin: floor.origin, samples: p.samples }, ctx.opts.connections, settle);
+      }
+      ctx.log('done');
+
       const rounds = new Map<string, UncachedRound[]>(prepared.map((p) => [p.c.name, []]));
       const groups = [...new Set(prepared.map((p) => p.c.group))];
       const line = (m: Measurement) => `${m.rps.toFixed(0)} rps, p50 ${m.latencyMs.p50} ms, p99 ${m.latencyMs.p99} ms, ${m.cpuMsPerRequest.server.toFixed(2)} srv ms/req (CPU: the service's processes ${m.cpuPctByProcess.join(' / ')}%, Postgres ${m.cpuPct.postgres}%, the load generator ${m.cpuPct.loadGenerator}%, the machine ${m.cpuPct.machine}%)${failure(m) ? `  FAILED: ${failure(m)}` : ''}`;
@@ -334,15 +349,29 @@ export async function runUncached(ctx: UncachedContext, cases: UncachedCase[]): 
           const members = prepared.filter((p) => p.c.group === group);
           const measured: [Prepared, Measurement, Measurement | undefined][] = [];
           for (const p of members) {
-            ctx.progress(`[uncached round ${r}/${ctx.rounds}] ${p.c.name} ... `);
-            const m = await measure({ origin, samples: p.samples }, service.child.pid, ctx.opts, () => backendsOfClient(ctx.dbUrl, service.child.pid));
-            ctx.log(line(m));
             const floor = floors.get(p.c.name);
-            let f: Measurement | undefined;
-            if (floor) {
+            const onService = async () => {
+              ctx.progress(`[uncached round ${r}/${ctx.rounds}] ${p.c.name} ... `);
+              const m = await measure({ origin, samples: p.samples }, service.child.pid, ctx.opts, () => backendsOfClient(ctx.dbUrl, service.child.pid));
+              ctx.log(line(m));
+              return m;
+            };
+            const onFloor = async (m?: Measurement) => {
               ctx.progress(`[uncached round ${r}/${ctx.rounds}] Node floor, same samples ... `);
-              f = await measure({ origin: floor.origin, samples: p.samples }, floor.child.pid, ctx.opts, () => backendsOfClient(ctx.dbUrl, floor.child.pid));
-              ctx.log(`${line(f)}; service / floor ${(m.rps / f.rps).toFixed(3)}`);
+              const f = await measure({ origin: floor!.origin, samples: p.samples }, floor!.child.pid, ctx.opts, () => backendsOfClient(ctx.dbUrl, floor!.child.pid));
+              ctx.log(m ? `${line(f)}; service / floor ${(m.rps / f.rps).toFixed(3)}` : line(f));
+              return f;
+            };
+            // The service first in odd rounds, the floor first in even ones: neither always follows pgbench.
+            let m: Measurement;
+            let f: Measurement | undefined;
+            if (floor && r % 2 === 0) {
+              f = await onFloor();
+              m = await onService();
+              ctx.log(`service / floor ${(m.rps / f.rps).toFixed(3)}`);
+            } else {
+              m = await onService();
+              if (floor) f = await onFloor(m);
             }
             measured.push([p, m, f]);
           }
