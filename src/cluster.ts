@@ -24,10 +24,15 @@ import { SAMPLE_SEEDING } from '../seeds/sample';
  * tenure some allocation sites of answers in flight, whose objects, made in the old space, keep
  * the young ones they point to alive through every scavenge until the next full collection
  * (3-5 MB promoted per scavenge, against 40 KB without it). docs/performance.md, issue 18,
- * fourth pass. An operator's own flag (NODE_OPTIONS or node's arguments) wins.
+ * fourth pass. The old space may grow to twice what the last full collection left before the
+ * next one: V8 grows a heap bounded this low by 1.1-1.3x, and under uncached load, where answers
+ * in flight promote 2-3 MB a second, a worker then marked its 35 MB of live objects every 0.8 s
+ * (12 mark-compacts in 10 s for two workers, 1.7 s of concurrent marking), against 3 and 0.3 s
+ * at 2x. An operator's own flag (NODE_OPTIONS or node's arguments) wins.
  */
 const WORKER_SEMI_SPACE_MB = 32;
 const WORKER_OLD_SPACE_MB = 128;
+const WORKER_HEAP_GROWING_PERCENT = 100;
 
 /**
  * The V8 flag an argument sets, in any of node's spellings: `--max-semi-space-size=8`,
@@ -42,6 +47,7 @@ export function workerHeapFlags(cacheMb: number, execArgv: readonly string[], no
     `--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`,
     `--max-old-space-size=${WORKER_OLD_SPACE_MB + cacheMb}`,
     '--no-allocation-site-pretenuring',
+    `--heap-growing-percent=${WORKER_HEAP_GROWING_PERCENT}`,
   ];
   return flags.filter((flag) => !given.has(flagName(flag)));
 }
