@@ -75,9 +75,9 @@ function checkedRequests(target: Target): CheckedRequest[] {
 
 /**
  * One client thread: each request one of the samples, at random, checked against its own answer;
- * one not answered within 10 s is an error (as autocannon's time-out was).
+ * one not answered within 10 s is an error (as autocannon's time-out was). Exported for loads that
+ * are not measured (the uncached part's settling).
  */
-/** Load of `connections` clients for `seconds` (checked like a measured run; a warm-up, say). */
 export const load = (target: Target, connections: number, seconds: number): Promise<LoadResult> =>
   closedLoop(target.origin, checkedRequests(target), connections, seconds, { order: 'random', timeoutMs: 10_000 });
 
