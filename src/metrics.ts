@@ -45,12 +45,14 @@ export function createMetrics(knex: Knex, cache?: ResultCache, sources: MetricSo
   // prom-client's Histogram itself, which has no public way to be given counts per bucket, but in
   // batches (`times` below): a call there on every request cost a cached answer 4-5 us of its 50
   // (docs/performance.md, issue 18, sixteenth pass), in a loop of a batch 0.4 us a value.
-  type DurationLabels = { operation: string; binding: string };
-  type Series = { labels: DurationLabels & { outcome: string }; count: number; time: Durations };
+  type Series = { labels: { operation: string; binding: string; outcome: string }; count: number };
+  /** One operation and binding: its duration series, whatever the outcome, and its count series by outcome. */
+  type Pair = { time: Durations; byOutcome: Map<string, Series> };
   const series: Series[] = [];
-  // A request's series is found by its label values themselves (strings of fixed sets, whose hashes
+  const times: Durations[] = [];
+  // A request's series are found by its label values themselves (strings of fixed sets, whose hashes
   // V8 keeps), not by a key made for it: operation, then binding, then outcome.
-  const seriesOf = new Map<string, Map<string, Map<string, Series>>>();
+  const pairOf = new Map<string, Map<string, Pair>>();
   new client.Counter({
     name: 'svapi_requests_total',
     help: 'Requests answered, by operation, binding and outcome (OK or the error code)',
@@ -61,7 +63,6 @@ export function createMetrics(knex: Knex, cache?: ResultCache, sources: MetricSo
       for (const s of series) this.inc(s.labels, s.count);
     },
   });
-  const times = new Map<string, Durations>();
   const duration = new client.Histogram({
     name: 'svapi_request_duration_seconds',
     help: 'Time from receiving a request to finishing its response, by operation and binding',
@@ -69,7 +70,7 @@ export function createMetrics(knex: Knex, cache?: ResultCache, sources: MetricSo
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
     collect() {
-      for (const t of times.values()) t.observeWaiting();
+      for (const t of times) t.observeWaiting();
     },
   });
   // The reads' pool (db/read-pool.ts): all zero until the first read opens it.
@@ -131,22 +132,22 @@ export function createMetrics(knex: Knex, cache?: ResultCache, sources: MetricSo
     registry,
     scrape: cluster.isWorker ? instanceScrape(registry) : () => registry.metrics(),
     observe(r) {
-      let byBinding = seriesOf.get(r.operation);
-      if (!byBinding) seriesOf.set(r.operation, (byBinding = new Map()));
-      let byOutcome = byBinding.get(r.binding);
-      if (!byOutcome) byBinding.set(r.binding, (byOutcome = new Map()));
-      let s = byOutcome.get(r.outcome);
+      let byBinding = pairOf.get(r.operation);
+      if (!byBinding) pairOf.set(r.operation, (byBinding = new Map()));
+      let pair = byBinding.get(r.binding);
+      if (!pair) {
+        pair = { time: new Durations(duration, { operation: r.operation, binding: r.binding }), byOutcome: new Map() };
+        byBinding.set(r.binding, pair);
+        times.push(pair.time);
+      }
+      let s = pair.byOutcome.get(r.outcome);
       if (!s) {
-        // One duration series per operation and binding, whatever the outcome.
-        const timeKey = `${r.operation} ${r.binding}`;
-        let time = times.get(timeKey);
-        if (!time) times.set(timeKey, (time = new Durations(duration, { operation: r.operation, binding: r.binding })));
-        s = { labels: { operation: r.operation, binding: r.binding, outcome: r.outcome }, count: 0, time };
-        byOutcome.set(r.outcome, s);
+        s = { labels: { operation: r.operation, binding: r.binding, outcome: r.outcome }, count: 0 };
+        pair.byOutcome.set(r.outcome, s);
         series.push(s);
       }
       s.count++;
-      s.time.add(r.durationMs / 1000);
+      pair.time.add(r.durationMs / 1000);
     },
   };
 }
