@@ -356,10 +356,10 @@ export async function runUncached(ctx: UncachedContext, cases: UncachedCase[]): 
               ctx.log(line(m));
               return m;
             };
-            const onFloor = async (m?: Measurement) => {
+            const onFloor = async () => {
               ctx.progress(`[uncached round ${r}/${ctx.rounds}] Node floor, same samples ... `);
               const f = await measure({ origin: floor!.origin, samples: p.samples }, floor!.child.pid, ctx.opts, () => backendsOfClient(ctx.dbUrl, floor!.child.pid));
-              ctx.log(m ? `${line(f)}; service / floor ${(m.rps / f.rps).toFixed(3)}` : line(f));
+              ctx.log(line(f));
               return f;
             };
             // The service first in odd rounds, the floor first in even ones: neither always follows pgbench.
@@ -368,11 +368,11 @@ export async function runUncached(ctx: UncachedContext, cases: UncachedCase[]): 
             if (floor && r % 2 === 0) {
               f = await onFloor();
               m = await onService();
-              ctx.log(`service / floor ${(m.rps / f.rps).toFixed(3)}`);
             } else {
               m = await onService();
-              if (floor) f = await onFloor(m);
+              if (floor) f = await onFloor();
             }
+            if (f) ctx.log(`[uncached round ${r}/${ctx.rounds}] service / floor ${(m.rps / f.rps).toFixed(3)}`);
             measured.push([p, m, f]);
           }
           ctx.progress(`[uncached round ${r}/${ctx.rounds}] pgbench, ${group} ... `);
