@@ -70,8 +70,7 @@ export class CredentialChecker {
     if (blocked) await blocked;
     const cached = this.cache?.get(devId);
     if (cached) this.refreshWhenHalfGone(devId);
-    const presented = Buffer.from(devKey);
-    if (!cached || !sameBytes(presented, cached.lastMatched)) {
+    if (!cached || !sameKey(devKey, cached.lastMatched)) {
       const read = cached ? undefined : await this.storedHash(devId);
       const stored = cached ? cached.hash : read!.hash;
       if (!keyMatches(devKey, stored)) {
@@ -81,8 +80,8 @@ export class CredentialChecker {
       // Another process may have seen this address fail: a correct key is refused while blocked there too.
       if (!blocked && this.sharedCounts) await this.blocked(clientAddress);
       // The entry keeps its age: a revocation still holds within SVAPI_KEY_CACHE_MS.
-      if (cached) cached.lastMatched = presented;
-      else this.keep(devId, { hash: stored!, lastMatched: presented }, read!.at);
+      if (cached) cached.lastMatched = devKey;
+      else this.keep(devId, { hash: stored!, lastMatched: devKey }, read!.at);
     }
     try {
       await this.requests.consume(String(devId));
@@ -100,7 +99,7 @@ export class CredentialChecker {
   checkNow(devId: number, devKey: string, clientAddress: string): true | undefined {
     if (this.mayBeBlocked(clientAddress)) return undefined;
     const cached = this.cache?.get(devId);
-    if (!cached || !sameBytes(Buffer.from(devKey), cached.lastMatched)) return undefined;
+    if (!cached || !sameKey(devKey, cached.lastMatched)) return undefined;
     this.refreshWhenHalfGone(devId);
     try {
       return this.requests.consumeNow(String(devId));
@@ -190,7 +189,19 @@ interface CachedKey {
   /** The stored SHA-256 of the DevID's key. */
   hash: Buffer;
   /** The presented key that last matched `hash`. */
-  lastMatched: Buffer;
+  lastMatched: string;
+}
+
+/**
+ * Constant-time equality of a presented key and the one that last matched, for equal lengths (the
+ * length of a key is no secret: all are 43 characters): every character is compared, whatever the
+ * first difference. Compared as text, the presented key needs no Buffer of its own on every call.
+ */
+function sameKey(presented: string, matched: string): boolean {
+  if (presented.length !== matched.length) return false;
+  let differ = 0;
+  for (let i = 0; i < presented.length; i++) differ |= presented.charCodeAt(i) ^ matched.charCodeAt(i);
+  return differ === 0;
 }
 
 /** Constant-time equality for equal lengths (the length of a key is no secret: all are 43 characters). */

@@ -20,7 +20,7 @@ export function xmlPairsBinding(
   endpoint: Endpoint,
   ctx: ServiceContext,
   name: string,
-  pairsOf: (req: Req, res: Res) => URLSearchParams | Promise<URLSearchParams>,
+  pairsOf: (req: Req, res: Res) => Pairs | Promise<Pairs>,
 ): EndpointBinding {
   const ns = ctx.config.SVAPI_NAMESPACE;
   const serializer = new RecordSerializer();
@@ -29,7 +29,7 @@ export function xmlPairsBinding(
     read(req, res, operation) {
       const op = pathOperation(endpoint, operation, res);
       const pairs = pairsOf(req, res);
-      return pairs instanceof URLSearchParams ? callOf(op, name, pairs) : pairs.then((p) => callOf(op, name, p));
+      return pairs instanceof Promise ? pairs.then((p) => callOf(op, name, p)) : callOf(op, name, pairs);
     },
     render: ({ op }, result) => bodyOf(serializer.httpDocumentParts(op.name, result, ns, [])),
     contentType: () => XML_TYPE,
@@ -37,20 +37,46 @@ export function xmlPairsBinding(
   };
 }
 
+/** Name/value pairs of `application/x-www-form-urlencoded` text, in order. */
+export type Pairs = Iterable<readonly [string, string]>;
+
 /** The query string's pairs: HTTP GET's parameters. */
-export const queryPairs = (req: Req) => new URLSearchParams(queryOf(req));
+export const queryPairs = (req: Req) => textPairs(queryOf(req));
+
+/**
+ * The pairs of urlencoded text as URLSearchParams reads them. Text with nothing to decode (no `%`
+ * or `+`, as nearly every call's query) is split here: a URLSearchParams and its iterator took
+ * about 1.5% of a cached HTTP GET answer's CPU. Splitting is all the WHATWG parser does to such
+ * text: one leading `?` dropped (URLSearchParams' constructor drops it), pieces between `&`, empty
+ * ones skipped, each cut at its first `=` (none: an empty value).
+ */
+export function textPairs(text: string): Pairs {
+  if (text.includes('%') || text.includes('+')) return new URLSearchParams(text);
+  let at = text.charCodeAt(0) === 63 ? 1 : 0;
+  const pairs: (readonly [string, string])[] = [];
+  while (at <= text.length) {
+    let end = text.indexOf('&', at);
+    if (end < 0) end = text.length;
+    if (end > at) {
+      const eq = text.indexOf('=', at);
+      pairs.push(eq < 0 || eq > end ? [text.slice(at, end), ''] : [text.slice(at, eq), text.slice(eq + 1, end)]);
+    }
+    at = end + 1;
+  }
+  return pairs;
+}
 
 /** An `application/x-www-form-urlencoded` body's pairs: HTTP POST's parameters. */
-export function formPairs(ctx: ServiceContext): (req: Req, res: Res) => Promise<URLSearchParams> {
+export function formPairs(ctx: ServiceContext): (req: Req, res: Res) => Promise<Pairs> {
   const read = readBody(ctx.config.SVAPI_MAX_BODY);
   return async (req, res) => {
     const type = res.locals.contentType;
     if (type?.essence !== 'application/x-www-form-urlencoded') throw errors.unsupportedMediaType(req.headers['content-type'] ?? '');
-    return new URLSearchParams(decodeBody(await read(req, res), type.charset));
+    return textPairs(decodeBody(await read(req, res), type.charset));
   };
 }
 
-function callOf(op: Operation, name: string, pairs: URLSearchParams): Call {
+function callOf(op: Operation, name: string, pairs: Pairs): Call {
   // No prototype: a parameter named `constructor` or `__proto__` is just an unknown name.
   const params: RawParams = Object.create(null);
   const repeated: string[] = [];
