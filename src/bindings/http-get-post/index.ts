@@ -48,7 +48,9 @@ export const queryPairs = (req: Req) => textPairs(queryOf(req));
  * or `+`, as nearly every call's query) is split here: a URLSearchParams and its iterator took
  * about 1.5% of a cached HTTP GET answer's CPU. Splitting is all the WHATWG parser does to such
  * text: one leading `?` dropped (URLSearchParams' constructor drops it), pieces between `&`, empty
- * ones skipped, each cut at its first `=` (none: an empty value).
+ * ones skipped, each cut at its first `=` (none: an empty value). It would also replace a lone
+ * surrogate, which neither text given here can hold (a query reaches Node as Latin-1, a form
+ * through a fatal TextDecoder).
  */
 export function textPairs(text: string): Pairs {
   if (text.includes('%') || text.includes('+')) return new URLSearchParams(text);
