@@ -60,8 +60,11 @@ export function textPairs(text: string): Pairs {
     let end = text.indexOf('&', at);
     if (end < 0) end = text.length;
     if (end > at) {
-      const eq = text.indexOf('=', at);
-      pairs.push(eq < 0 || eq > end ? [text.slice(at, end), ''] : [text.slice(at, eq), text.slice(eq + 1, end)]);
+      // The `=` is looked for within the piece only: a search to the end of the text for every
+      // piece without one would make a long form of bare names quadratic.
+      let eq = at;
+      while (eq < end && text.charCodeAt(eq) !== 61) eq++;
+      pairs.push(eq === end ? [text.slice(at, end), ''] : [text.slice(at, eq), text.slice(eq + 1, end)]);
     }
     at = end + 1;
   }
