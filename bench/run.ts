@@ -17,13 +17,14 @@ import {
   databaseUrl, describeDatabase, existingDatabase, freshSampleDatabase, redact, type BenchDatabase,
 } from './lib/database';
 import { compressedSizes } from './lib/encoding';
-import type { MeasureOptions } from './lib/measure';
+import type { Generator, MeasureOptions } from './lib/measure';
 import { findPgbench } from './lib/pgbench';
 import { ROOT, runSvapi, startChild, type Child } from './lib/proc';
 import { summarizeProfile } from './lib/profile';
 import { ratioLines, ratios, sizesTable, summaryTable, table, uncachedTable, verdict } from './lib/report';
 import { compressionLine, summaryItems } from './lib/summary';
 import { runUncached, uncachedCases } from './lib/uncached';
+import { wrkAvailable } from './lib/wrk';
 import { runOverload } from './overload';
 import { usableCores } from '../src/cpu-quota';
 
@@ -41,6 +42,10 @@ const USAGE = `usage: npm run bench -- [options]
   --prime <s>                  seconds of every case once, before the first one  [1]
                                (JIT and lazy loading: otherwise the first case pays)
   --connections <n>            concurrent connections                           [64]
+  --generator <wrk|undici>     the load generator of the cached cases and their ratios: wrk
+                               (Debian's wrk, one thread) or the undici closed loop of
+                               bench/lib/closed-loop.ts; the uncached, compression and
+                               overload parts always use the undici loop         [wrk]
   --cache <on|off>             the service's answer cache (off: SVAPI_CACHE_MB=0, so every
                                request reads the database)                      [on]
   --rounds <n>                 rounds of every ratio (median reported)          [3]
@@ -71,6 +76,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '2' },
     prime: { type: 'string', default: '1' },
     connections: { type: 'string', default: '64' },
+    generator: { type: 'string', default: 'wrk' },
     only: { type: 'string' },
     rounds: { type: 'string', default: '3' },
     cache: { type: 'string', default: 'on' },
@@ -110,7 +116,16 @@ const opts: MeasureOptions = {
   durationSeconds: positive('duration', args.duration!),
   warmupSeconds: positive('warmup', args.warmup!, 0),
   connections: positive('connections', args.connections!),
+  generator: args.generator as Generator,
 };
+if (!['wrk', 'undici'].includes(args.generator!)) {
+  console.error(`--generator is wrk or undici\n\n${USAGE}`);
+  process.exit(2);
+}
+if (args.generator === 'wrk' && !wrkAvailable()) {
+  console.error('wrk not found: install it (Debian: apt-get install wrk), or give --generator undici');
+  process.exit(2);
+}
 const seed = positive('seed', args.seed!, 0);
 // The service as shipped: one process per core it may use, each with its pool (svapi serve's defaults).
 const workers = usableCores();
@@ -179,7 +194,7 @@ async function stop(child: Child) {
 async function main(): Promise<void> {
   const started = Date.now();
   const loadBefore = os.loadavg();
-  log(`svapi bench: dataset ${label}, answer cache ${args.cache}, ${opts.connections} connections, ${opts.warmupSeconds} s warm-up + ${opts.durationSeconds} s per case`);
+  log(`svapi bench: dataset ${label}, answer cache ${args.cache}, ${opts.connections} connections, ${opts.warmupSeconds} s warm-up + ${opts.durationSeconds} s per case, load generator of the cached cases ${opts.generator}`);
   log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}`);
   if (loadBefore[0] > os.cpus().length / 2) log('  note: the machine is busy; numbers will be noisy');
 

@@ -23,51 +23,93 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-const run = (expected: string) => {
-  const target: Target = { origin, request: { method: 'GET', path: '/', headers: {} }, expected };
-  return measure(target, process.pid, { connections: 2, warmupSeconds: 0, durationSeconds: 1 });
-};
+// One request sent again and again: by either load generator (wrk, Debian's, must be installed).
+describe.each(['undici', 'wrk'] as const)('by the %s load generator', (generator) => {
+  const run = (expected: string) => {
+    const target: Target = { origin, request: { method: 'GET', path: '/', headers: {} }, expected };
+    return measure(target, process.pid, { connections: 2, warmupSeconds: 0, durationSeconds: 1, generator });
+  };
 
-test('the right body, in many chunks, passes', async () => {
-  const m = await run(body);
-  expect(m.requests).toBeGreaterThan(1); // several responses, each compared (a count in one second: no speed is asserted)
-  expect(m.mismatches).toBe(0);
-  expect(m.flagged).toBe(false);
-  expect(m.bytesPerResponse).toBe(Buffer.byteLength(body));
-});
-
-test.each([
-  ['one character changed', body.replace('Ñandú</AreaName></r>', 'Nandú</AreaName></r>')],
-  ['one character changed, the same length', body.replace('Ñandú</AreaName></r>', 'Ñandu </AreaName></r>')],
-  ['one byte short', body.slice(0, -1)],
-  ['one byte longer', `${body} `],
-])('a body that differs (%s) is flagged on every response', async (_how, expected) => {
-  const m = await run(expected);
-  expect(m.requests).toBeGreaterThan(1); // several responses, each compared (a count in one second: no speed is asserted)
-  expect(m.wrong2xx).toBe(m.requests);
-  expect(m.flagged).toBe(true);
-});
-
-test.each([
-  ['503 ServiceUnavailable to every fifth request', 503],
-  ['203, a 2xx but not 200, to every fifth request', 203],
-])('a run with %s is flagged, whatever the bodies', async (_how, status) => {
-  let n = 0;
-  const other = http.createServer((req, res) => {
-    req.resume();
-    res.statusCode = ++n % 5 === 0 ? status : 200;
-    res.end(body);
+  test('the right body, in many chunks, passes', async () => {
+    const m = await run(body);
+    expect(m.requests).toBeGreaterThan(1); // several responses, each compared (a count in one second: no speed is asserted)
+    expect(m.mismatches).toBe(0);
+    expect(m.flagged).toBe(false);
+    expect(m.bytesPerResponse).toBe(Buffer.byteLength(body));
+    expect(m.generator).toBe(generator);
+    expect(m.cpuPct.loadGenerator).toBeGreaterThan(0);
   });
-  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-  try {
-    const target: Target = { origin: `http://127.0.0.1:${(other.address() as AddressInfo).port}`, request: { method: 'GET', path: '/', headers: {} }, expected: body };
-    const m = await measure(target, process.pid, { connections: 2, warmupSeconds: 0, durationSeconds: 1 });
-    expect(m.otherStatuses[String(status)]).toBeGreaterThan(0);
-    expect(Object.keys(m.otherStatuses)).toEqual([String(status)]);
+
+  test.each([
+    ['one character changed', body.replace('Ñandú</AreaName></r>', 'Nandú</AreaName></r>')],
+    ['one character changed, the same length', body.replace('Ñandú</AreaName></r>', 'Ñandu </AreaName></r>')],
+    ['one byte short', body.slice(0, -1)],
+    ['one byte longer', `${body} `],
+  ])('a body that differs (%s) is flagged on every response', async (_how, expected) => {
+    const m = await run(expected);
+    expect(m.requests).toBeGreaterThan(1); // several responses, each compared (a count in one second: no speed is asserted)
+    expect(m.wrong2xx).toBe(m.requests);
     expect(m.flagged).toBe(true);
-  } finally {
-    await new Promise((resolve) => other.close(resolve));
-  }
+  });
+
+  test.each([
+    ['503 ServiceUnavailable to every fifth request', 503],
+    ['203, a 2xx but not 200, to every fifth request', 203],
+  ])('a run with %s is flagged, whatever the bodies', async (_how, status) => {
+    let n = 0;
+    const other = http.createServer((req, res) => {
+      req.resume();
+      res.statusCode = ++n % 5 === 0 ? status : 200;
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const target: Target = { origin: `http://127.0.0.1:${(other.address() as AddressInfo).port}`, request: { method: 'GET', path: '/', headers: {} }, expected: body };
+      const m = await measure(target, process.pid, { connections: 2, warmupSeconds: 0, durationSeconds: 1, generator });
+      expect(m.otherStatuses[String(status)]).toBeGreaterThan(0);
+      expect(Object.keys(m.otherStatuses)).toEqual([String(status)]);
+      expect(m.flagged).toBe(true);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
+  test('a POST goes with its path, headers and body as given', async () => {
+    const echo = http.createServer((req, res) => {
+      let got = '';
+      req.setEncoding('utf8').on('data', (d: string) => (got += d));
+      req.on('end', () => res.end(`${req.method} ${req.url} ${req.headers['content-type']} ${req.headers.soapaction} ${got}`));
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    try {
+      const request = { method: 'POST' as const, path: '/API/x.asmx?a=1&b=%C3%91', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"SVAPI/GetMonster"' }, body: '<x>Ñandú</x>' };
+      const target: Target = { origin: `http://127.0.0.1:${(echo.address() as AddressInfo).port}`, request, expected: `POST ${request.path} text/xml; charset=utf-8 "SVAPI/GetMonster" <x>Ñandú</x>` };
+      const m = await measure(target, process.pid, { connections: 2, warmupSeconds: 0, durationSeconds: 1, generator });
+      expect(m.requests).toBeGreaterThan(1);
+      expect(m.mismatches).toBe(0);
+      expect(m.flagged).toBe(false);
+    } finally {
+      await new Promise((resolve) => echo.close(resolve));
+    }
+  });
+
+  test('connections the server drops are counted as errors, and flag the run', async () => {
+    let n = 0;
+    const dropping = http.createServer((req, res) => {
+      req.resume();
+      if (++n % 3 === 0) req.socket.destroy();
+      else res.end(body);
+    });
+    await new Promise<void>((resolve) => dropping.listen(0, '127.0.0.1', resolve));
+    try {
+      const target: Target = { origin: `http://127.0.0.1:${(dropping.address() as AddressInfo).port}`, request: { method: 'GET', path: '/', headers: {} }, expected: body };
+      const m = await measure(target, process.pid, { connections: 2, warmupSeconds: 0, durationSeconds: 1, generator });
+      expect(m.errors).toBeGreaterThan(0);
+      expect(m.flagged).toBe(true);
+    } finally {
+      await new Promise((resolve) => dropping.close(resolve));
+    }
+  });
 });
 
 describe('several samples, each request one of them at random', () => {
@@ -92,8 +134,9 @@ describe('several samples, each request one of them at random', () => {
     expected: p === wrong ? answer(p, '').replace('answer', 'ANSWER') : answer(p, p === '/3' ? 'héllo' : ''),
   }));
 
-  test('every response is checked against the answer for its own request', async () => {
-    const m = await measure({ origin: multiOrigin, samples: samples() }, process.pid, { connections: 4, warmupSeconds: 0, durationSeconds: 1 });
+  test('every response is checked against the answer for its own request (by the undici loop, even where wrk is asked for)', async () => {
+    const m = await measure({ origin: multiOrigin, samples: samples() }, process.pid, { connections: 4, warmupSeconds: 0, durationSeconds: 1, generator: 'wrk' });
+    expect(m.generator).toBe('undici');
     expect(m.requests).toBeGreaterThan(10);
     expect(m.mismatches).toBe(0);
     expect(m.flagged).toBe(false);

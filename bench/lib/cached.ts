@@ -88,7 +88,7 @@ export async function runCachedCases(ctx: CachedContext): Promise<CachedResult> 
     ctx.progress(`priming: every case for ${ctx.primeSeconds} s at ${primeConnections} connections ... `);
     for (const c of cases) {
       await measure({ origin, request: c.request, expected: expected.get(c.name)!.text }, service.child.pid,
-        { connections: primeConnections, warmupSeconds: 0, durationSeconds: ctx.primeSeconds });
+        { connections: primeConnections, warmupSeconds: 0, durationSeconds: ctx.primeSeconds, generator: ctx.opts.generator });
     }
     ctx.log('done');
   }

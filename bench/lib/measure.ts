@@ -1,6 +1,7 @@
 import { closedLoop, type CheckedRequest, type LoadResult } from './closed-loop';
 import { cpuSeconds, machineBusySeconds, peakRss, processTree, resetPeak, rssSampler, tryCpuSeconds } from './proc';
 import type { Request } from './cases';
+import { wrkLoad, type WrkLoad } from './wrk';
 
 /** A request and the answer every response to it must be (a correct answer fetched before the run). */
 export interface Sample {
@@ -23,10 +24,19 @@ export type Target = { origin: string } & ({ request: Request; expected: string 
 
 export const samplesOf = (t: Target): Sample[] => ('samples' in t ? t.samples : [{ request: t.request, expected: t.expected }]);
 
+/** The load generators: wrk (bench/lib/wrk.ts) or the undici closed loop (bench/lib/closed-loop.ts). */
+export type Generator = 'wrk' | 'undici';
+
 export interface MeasureOptions {
   connections: number;
   warmupSeconds: number;
   durationSeconds: number;
+  /**
+   * The load generator for a target of one request (`request` and `expected`); the undici loop
+   * when not given. A target of `samples` always gets the undici loop: wrk's script cannot tell
+   * which request an answer is for, nor inflate one.
+   */
+  generator?: Generator;
 }
 
 export interface Measurement {
@@ -61,6 +71,8 @@ export interface Measurement {
   cpuMsPerRequest: { server: number; postgres: number | null };
   /** The serving process's CPU microseconds per request, unrounded (for ratios). */
   serverCpuUsPerRequest: number;
+  /** The load generator that sent the requests. */
+  generator: Generator;
   /** The expected body's size (the mean over a target's samples). */
   bytesPerResponse: number;
   /** Bytes received per response, headers included (what went over the wire). */
@@ -81,6 +93,14 @@ function checkedRequests(target: Target): CheckedRequest[] {
 export const load = (target: Target, connections: number, seconds: number): Promise<LoadResult> =>
   closedLoop(target.origin, checkedRequests(target), connections, seconds, { order: 'random', timeoutMs: 10_000 });
 
+const generatorOf = (target: Target, opts: MeasureOptions): Generator => (opts.generator === 'wrk' && !('samples' in target) ? 'wrk' : 'undici');
+
+/** A run of the target's load by `generator`; the generator's CPU where it is a process of its own. */
+const drive = (target: Target, connections: number, seconds: number, generator: Generator): Promise<LoadResult | WrkLoad> =>
+  (generator === 'wrk' && !('samples' in target)
+    ? wrkLoad(target.origin, target.request, Buffer.from(target.expected), connections, seconds)
+    : load(target, connections, seconds));
+
 /**
  * Warm-up (discarded), then the measured run, with the server's memory and CPU watched: those of
  * `serverPid` and every process under it (a cluster's workers), found after the warm-up.
@@ -94,7 +114,8 @@ export async function measure(
   backends?: () => Promise<number[]>,
   aroundRun?: () => Promise<() => Promise<void>>,
 ): Promise<Measurement> {
-  if (opts.warmupSeconds > 0) await load(target, opts.connections, opts.warmupSeconds);
+  const generator = generatorOf(target, opts);
+  if (opts.warmupSeconds > 0) await drive(target, opts.connections, opts.warmupSeconds, generator);
   const afterRun = await aroundRun?.();
   const serverPids = processTree(serverPid);
   const exactPeak = serverPids.map(resetPeak).every(Boolean);
@@ -110,7 +131,7 @@ export async function measure(
   }, 0);
   const byProcess0 = serverPids.map(cpuSeconds);
   const cpu0 = { me: process.cpuUsage(), machine: machineBusySeconds(), at: process.hrtime.bigint() };
-  const result = await load(target, opts.connections, opts.durationSeconds);
+  const result = await drive(target, opts.connections, opts.durationSeconds, generator);
   const wall = Number(process.hrtime.bigint() - cpu0.at) / 1e9;
   const me = process.cpuUsage(cpu0.me);
   const byProcess = serverPids.map((pid, i) => cpuSeconds(pid) - byProcess0[i]);
@@ -126,11 +147,14 @@ export async function measure(
   }));
   const pct = (seconds: number) => Math.round((seconds / wall) * 1000) / 10;
   const requests = result.responded.count;
+  // wrk's own duration leaves out its start; the undici loop runs in this process.
+  const rpsSeconds = 'cpuSeconds' in result ? result.seconds : wall;
+  const generatorCpu = 'cpuSeconds' in result ? result.cpuSeconds : (me.user + me.system) / 1e6;
   const serverCpu = byProcess.reduce((sum, seconds) => sum + seconds, 0);
   const { p50, p90, p99, max, mean } = result.responded;
   const m: Measurement = {
     requests,
-    rps: Math.round((requests / wall) * 10) / 10,
+    rps: Math.round((requests / rpsSeconds) * 10) / 10,
     latencyMs: { p50, p90, p99, max, mean },
     non2xx: Object.entries(result.statuses).reduce((n, [code, count]) => n + (code.startsWith('2') ? 0 : count), 0),
     otherStatuses: Object.fromEntries(Object.entries(result.statuses).filter(([code]) => code !== '200')),
@@ -142,12 +166,13 @@ export async function measure(
     cpuPct: {
       server: pct(serverCpu),
       postgres: backends ? pct(pgCpuSince()) : null,
-      loadGenerator: pct((me.user + me.system) / 1e6),
+      loadGenerator: pct(generatorCpu),
       machine: pct(machine),
     },
     cpuPctByProcess: byProcess.map(pct),
     cpuMsPerRequest: { server: 0, postgres: null },
     serverCpuUsPerRequest: requests ? (serverCpu * 1e6) / requests : 0,
+    generator,
     bytesPerResponse: Math.round(samplesOf(target).reduce((n, s) => n + Buffer.byteLength(s.expected), 0) / samplesOf(target).length),
     wireBytesPerResponse: requests ? Math.round(result.bytesRead / requests) : 0,
     flagged: false,
