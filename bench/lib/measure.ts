@@ -93,13 +93,14 @@ function checkedRequests(target: Target): CheckedRequest[] {
 export const load = (target: Target, connections: number, seconds: number): Promise<LoadResult> =>
   closedLoop(target.origin, checkedRequests(target), connections, seconds, { order: 'random', timeoutMs: 10_000 });
 
-const generatorOf = (target: Target, opts: MeasureOptions): Generator => (opts.generator === 'wrk' && !('samples' in target) ? 'wrk' : 'undici');
-
-/** A run of the target's load by `generator`; the generator's CPU where it is a process of its own. */
-const drive = (target: Target, connections: number, seconds: number, generator: Generator): Promise<LoadResult | WrkLoad> =>
-  (generator === 'wrk' && !('samples' in target)
-    ? wrkLoad(target.origin, target.request, Buffer.from(target.expected), connections, seconds)
-    : load(target, connections, seconds));
+/** The generator that loads `target`, and a run of that load (with the generator's CPU where it is a process of its own). */
+function generatorFor(target: Target, opts: MeasureOptions): { name: Generator; run: (seconds: number) => Promise<LoadResult | WrkLoad> } {
+  if (opts.generator === 'wrk' && !('samples' in target)) {
+    const expected = Buffer.from(target.expected);
+    return { name: 'wrk', run: (seconds) => wrkLoad(target.origin, target.request, expected, opts.connections, seconds) };
+  }
+  return { name: 'undici', run: (seconds) => load(target, opts.connections, seconds) };
+}
 
 /**
  * Warm-up (discarded), then the measured run, with the server's memory and CPU watched: those of
@@ -114,8 +115,8 @@ export async function measure(
   backends?: () => Promise<number[]>,
   aroundRun?: () => Promise<() => Promise<void>>,
 ): Promise<Measurement> {
-  const generator = generatorOf(target, opts);
-  if (opts.warmupSeconds > 0) await drive(target, opts.connections, opts.warmupSeconds, generator);
+  const generator = generatorFor(target, opts);
+  if (opts.warmupSeconds > 0) await generator.run(opts.warmupSeconds);
   const afterRun = await aroundRun?.();
   const serverPids = processTree(serverPid);
   const exactPeak = serverPids.map(resetPeak).every(Boolean);
@@ -131,7 +132,7 @@ export async function measure(
   }, 0);
   const byProcess0 = serverPids.map(cpuSeconds);
   const cpu0 = { me: process.cpuUsage(), machine: machineBusySeconds(), at: process.hrtime.bigint() };
-  const result = await drive(target, opts.connections, opts.durationSeconds, generator);
+  const result = await generator.run(opts.durationSeconds);
   const wall = Number(process.hrtime.bigint() - cpu0.at) / 1e9;
   const me = process.cpuUsage(cpu0.me);
   const byProcess = serverPids.map((pid, i) => cpuSeconds(pid) - byProcess0[i]);
@@ -172,7 +173,7 @@ export async function measure(
     cpuPctByProcess: byProcess.map(pct),
     cpuMsPerRequest: { server: 0, postgres: null },
     serverCpuUsPerRequest: requests ? (serverCpu * 1e6) / requests : 0,
-    generator,
+    generator: generator.name,
     bytesPerResponse: Math.round(samplesOf(target).reduce((n, s) => n + Buffer.byteLength(s.expected), 0) / samplesOf(target).length),
     wireBytesPerResponse: requests ? Math.round(result.bytesRead / requests) : 0,
     flagged: false,

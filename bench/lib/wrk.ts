@@ -13,8 +13,7 @@ import type { Request } from './cases';
 import type { LoadResult } from './closed-loop';
 
 /** What a run of wrk saw, in the closed loop's terms, and the CPU wrk itself used. */
-export type WrkLoad = Pick<LoadResult, 'responded' | 'statuses' | 'wrongBodies' | 'wrong2xx' | 'connectionErrors' | 'bytesRead' | 'otherSample'> & {
-  seconds: number;
+export type WrkLoad = Pick<LoadResult, 'seconds' | 'responded' | 'statuses' | 'wrongBodies' | 'wrong2xx' | 'connectionErrors' | 'bytesRead' | 'otherSample'> & {
   /** wrk's own CPU, user and system, over the whole run. */
   cpuSeconds: number;
 };
