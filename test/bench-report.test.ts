@@ -15,9 +15,9 @@ const refusing = (rps: number, refused: number) => ({ ...at(rps), flagged: true,
 
 test('each round pairs ours with its reference; the median and the range of the rounds are reported', () => {
   const rounds = [
-    toRound(at(6000, 150), at(5000, 200), at(10000, 80), at(20000, 40)),
-    toRound(at(3000), at(4000), at(7000), at(15000)),
-    toRound(at(6600), at(6000), at(14000), at(25000)),
+    toRound(at(6000, 150), at(5000, 200), at(10000, 80), at(20000, 40), at(30000)),
+    toRound(at(3000), at(4000), at(7000), at(15000), at(20000)),
+    toRound(at(6600), at(6000), at(14000), at(25000), at(30000)),
   ];
   expect(rounds.map((r) => [r.soap11, r.httpGet])).toEqual([[1.2, 0.5], [0.75, 0.467], [1.1, 0.56]]);
   const cases = [{ name: 'GetMonster / HTTP GET', operation: 'GetMonster', binding: 'HTTP GET', records: 1, measurement: at(10000) }];
@@ -39,7 +39,7 @@ test('without references there are no ratios', () => {
 });
 
 test('SOAP 1.1 GetMonster is also compared with the ceiling, by rps and by CPU per request', () => {
-  const round = toRound(at(6000, 150), at(5000, 200), at(10000, 80), at(20000, 40));
+  const round = toRound(at(6000, 150), at(5000, 200), at(10000, 80), at(20000, 40), at(30000));
   expect(round.soap11VsCeiling).toBe(0.3);
   expect(round.cpu.soap11VsCeiling).toBe(0.267); // 40 / 150
   const r = ratios([], [round]);
@@ -47,10 +47,26 @@ test('SOAP 1.1 GetMonster is also compared with the ceiling, by rps and by CPU p
   expect(ratioLines(r)).toContain('GetMonster / SOAP 1.1 rps / raw http ceiling rps: 0.300 (median of 1 rounds; 0.300 to 0.300)');
 });
 
+test("the ceiling in the service's layout: its p99 over the one-process ceiling's, and ours over its", () => {
+  const rounds = [
+    toRound(at(6000), at(5000), at(10000, 100, 12), at(20000, 100, 4), at(25000, 100, 8)),
+    toRound(at(6000), at(5000), at(10000, 100, 9), at(20000, 100, 6), at(25000, 100, 6)),
+    toRound(at(6000), at(5000), at(10000, 100, 20), at(20000, 100, 5), at(25000, 100, 25)),
+  ];
+  expect(rounds.map((r) => [r.p99HttpGetVsCeiling, r.p99LayoutVsCeiling, r.p99HttpGetVsLayout])).toEqual([[3, 2, 1.5], [1.5, 1, 1.5], [4, 5, 0.8]]);
+  const r = ratios([], rounds);
+  expect(r.p99LayoutVsCeiling).toEqual({ median: 2, min: 1, max: 5 });
+  expect(r.p99HttpGetVsLayout).toEqual({ median: 1.5, min: 0.8, max: 1.5 });
+  expect(ratioLines(r)).toContain('raw http ceiling as primary + workers, p99 / the one-process ceiling\'s p99: 2.000 (median of 3 rounds; 1.000 to 5.000)');
+  // A layout reference that answered but 200 fails its round, as any other measurement of it does.
+  const failed = toRound(at(6000), at(5000), at(10000), at(20000), refusing(25000, 3));
+  expect(failed.failed).toEqual(['ceiling in the layout: 503 x3']);
+});
+
 test('a round with an answer but 200 fails: it gives no ratio, and says why', () => {
   const rounds = [
-    toRound(at(6000), at(5000), refusing(10000, 1200), at(20000)),
-    toRound(at(3000), at(4000), at(7000, 100, 30), at(14000, 100, 10)),
+    toRound(at(6000), at(5000), refusing(10000, 1200), at(20000), at(30000)),
+    toRound(at(3000), at(4000), at(7000, 100, 30), at(14000, 100, 10), at(20000, 100, 20)),
   ];
   expect(rounds[0].failed).toEqual(['HTTP GET: 503 x1200']);
   expect(rounds[1].failed).toEqual([]);

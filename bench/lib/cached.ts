@@ -1,8 +1,9 @@
 /**
  * The cached part of `npm run bench` (see bench/README.md): 12 cases (four operations over SOAP
  * 1.1, SOAP 1.2 and HTTP GET) on one service process with its answer cache as configured; then in
- * rounds our GetMonster next to the bare node-soap reference and the raw http ceiling; then the
- * 75 KB answer plain and compressed.
+ * rounds our GetMonster next to the bare node-soap reference, the raw http ceiling and the same
+ * raw server in the service's layout (a primary and a worker per core); then the 75 KB answer
+ * plain and compressed.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +15,7 @@ import { measure, type Measurement, type MeasureOptions, type Target } from './m
 import type { Child } from './proc';
 import { failure, toRound, type CaseResult, type Round } from './report';
 import { scrapeBuckets, serviceLatency, type ServiceLatency } from './service-latency';
+import { usableCores } from '../../src/cpu-quota';
 
 export interface CachedContext {
   serviceEnv: NodeJS.ProcessEnv;
@@ -138,6 +140,10 @@ export async function runCachedCases(ctx: CachedContext): Promise<CachedResult> 
     fs.writeFileSync(bodyFile, ours11.text);
     const raw = await ctx.start(['bin/run-ts.js', 'bench/refs/raw-http.ts', bodyFile], process.env, /^\{"url"/);
     const rawOrigin = new URL(JSON.parse(raw.match.input!).url).origin;
+    // The ceiling's bytes from the processes `svapi serve` runs: what the layout alone does to the tail.
+    const layoutWorkers = usableCores();
+    const layout = await ctx.start(['bin/run-ts.js', 'bench/refs/raw-http.ts', bodyFile, '--workers', String(layoutWorkers)], process.env, /^\{"url"/);
+    const layoutOrigin = new URL(JSON.parse(layout.match.input!).url).origin;
 
     for (let i = 1; i <= ctx.rounds; i++) {
       ctx.progress(`[round ${i}/${ctx.rounds}] GetMonster SOAP 1.1 vs bare node-soap, HTTP GET vs raw http ceiling ... `);
@@ -145,15 +151,17 @@ export async function runCachedCases(ctx: CachedContext): Promise<CachedResult> 
       const soapRefM = await measure({ origin: soapOrigin, request, expected: soapAnswer.text }, soapRef.child.pid, ctx.opts);
       const httpOurs = await measure({ origin, request: httpGet.request, expected: expected.get(httpGet.name)!.text }, service.child.pid, ctx.opts);
       const rawM = await measure({ origin: rawOrigin, request, expected: ours11.text }, raw.child.pid, ctx.opts);
-      const round = toRound(soapOurs, soapRefM, httpOurs, rawM);
+      const layoutM = await measure({ origin: layoutOrigin, request, expected: ours11.text }, layout.child.pid, ctx.opts);
+      const round = toRound(soapOurs, soapRefM, httpOurs, rawM, layoutM);
       rounds.push(round);
-      if (i === 1) Object.assign(refs, { 'node-soap': soapRefM, 'raw-http': rawM });
+      if (i === 1) Object.assign(refs, { 'node-soap': soapRefM, 'raw-http': rawM, 'raw-http-layout': layoutM });
       ctx.log(round.failed.length
         ? `FAILED, no ratio taken: ${round.failed.join('; ')}`
-        : `${round.soap11.toFixed(3)}, ${round.httpGet.toFixed(3)}; SOAP 1.1 vs ceiling ${round.soap11VsCeiling.toFixed(3)}; p99 HTTP GET ${httpOurs.latencyMs.p99} ms vs ceiling ${rawM.latencyMs.p99} ms (CPU over HTTP GET: the service's processes ${httpOurs.cpuPctByProcess.join(' / ')}%, the load generator ${httpOurs.cpuPct.loadGenerator}%, the machine ${httpOurs.cpuPct.machine}% of ${os.availableParallelism() * 100}%; node-soap ${soapRefM.rps.toFixed(0)} rps, ceiling ${rawM.rps.toFixed(0)} rps)`);
+        : `${round.soap11.toFixed(3)}, ${round.httpGet.toFixed(3)}; SOAP 1.1 vs ceiling ${round.soap11VsCeiling.toFixed(3)}; p99 HTTP GET ${httpOurs.latencyMs.p99} ms vs ceiling ${rawM.latencyMs.p99} ms, vs the ceiling as primary + ${layoutWorkers} workers ${layoutM.latencyMs.p99} ms (${layoutM.rps.toFixed(0)} rps) (CPU over HTTP GET: the service's processes ${httpOurs.cpuPctByProcess.join(' / ')}%, the load generator ${httpOurs.cpuPct.loadGenerator}%, the machine ${httpOurs.cpuPct.machine}% of ${os.availableParallelism() * 100}%; node-soap ${soapRefM.rps.toFixed(0)} rps, ceiling ${rawM.rps.toFixed(0)} rps)`);
     }
     await ctx.stop(soapRef.child);
     await ctx.stop(raw.child);
+    await ctx.stop(layout.child);
     fs.rmSync(bodyFile, { force: true });
   }
   let compression: CompressionResult[] = [];

@@ -22,6 +22,12 @@ export interface Round {
   failed: string[];
   /** Our HTTP GET GetMonster p99 over the raw http ceiling's p99 (client side, same connections). */
   p99HttpGetVsCeiling: number;
+  /**
+   * The same raw server in the service's layout (a primary and a worker per core): its p99 over
+   * the one-process ceiling's (what the layout alone does to the tail), and ours over its p99.
+   */
+  p99LayoutVsCeiling: number;
+  p99HttpGetVsLayout: number;
   /** Our SOAP 1.1 GetMonster rps over the bare node-soap server's rps. */
   soap11: number;
   /** Our HTTP GET GetMonster rps over the raw http ceiling's rps. */
@@ -48,6 +54,9 @@ export interface Ratios {
   cpuSoap11VsCeiling: Spread | null;
   /** HTTP GET GetMonster p99 / the ceiling's p99: lower is better. */
   p99HttpGetVsCeiling: Spread | null;
+  /** The ceiling in the service's layout: its p99 / the one-process ceiling's, and ours / its. */
+  p99LayoutVsCeiling: Spread | null;
+  p99HttpGetVsLayout: Spread | null;
   rounds: Round[];
   /** How many rounds failed (a non-200 answer, an error or a wrong body). */
   failedRounds: number;
@@ -71,11 +80,14 @@ export function failure(m: Measurement): string | undefined {
   return [...statuses, ...rest].join(', ') || 'flagged';
 }
 
-export function toRound(soap11: Measurement, nodeSoap: Measurement, httpGet: Measurement, ceiling: Measurement): Round {
-  const named = { 'SOAP 1.1': soap11, 'node-soap': nodeSoap, 'HTTP GET': httpGet, ceiling };
+export function toRound(soap11: Measurement, nodeSoap: Measurement, httpGet: Measurement, ceiling: Measurement, layout: Measurement): Round {
+  const named = { 'SOAP 1.1': soap11, 'node-soap': nodeSoap, 'HTTP GET': httpGet, ceiling, 'ceiling in the layout': layout };
+  const p99Over = (a: Measurement, b: Measurement) => round3(a.latencyMs.p99 / Math.max(b.latencyMs.p99, 1));
   return {
     failed: Object.entries(named).flatMap(([name, m]) => (failure(m) ? [`${name}: ${failure(m)}`] : [])),
-    p99HttpGetVsCeiling: round3(httpGet.latencyMs.p99 / Math.max(ceiling.latencyMs.p99, 1)),
+    p99HttpGetVsCeiling: p99Over(httpGet, ceiling),
+    p99LayoutVsCeiling: p99Over(layout, ceiling),
+    p99HttpGetVsLayout: p99Over(httpGet, layout),
     soap11: round3(soap11.rps / nodeSoap.rps),
     httpGet: round3(httpGet.rps / ceiling.rps),
     soap11VsCeiling: round3(soap11.rps / ceiling.rps),
@@ -110,6 +122,8 @@ export function ratios(cases: CaseResult[], rounds: Round[]): Ratios {
     cpuHttpGetVsCeiling: spread(passed.map((r) => r.cpu.httpGet)),
     cpuSoap11VsCeiling: spread(passed.map((r) => r.cpu.soap11VsCeiling)),
     p99HttpGetVsCeiling: spread(passed.map((r) => r.p99HttpGetVsCeiling)),
+    p99LayoutVsCeiling: spread(passed.map((r) => r.p99LayoutVsCeiling)),
+    p99HttpGetVsLayout: spread(passed.map((r) => r.p99HttpGetVsLayout)),
     rounds,
     failedRounds: rounds.length - passed.length,
     vsCeiling: Object.fromEntries(cases.map((c) => [c.name, ceiling && !c.measurement.flagged ? round3(c.measurement.rps / ceiling) : null])),
@@ -154,6 +168,8 @@ export function ratioLines(r: Ratios): string {
     `by CPU per request (reference's / ours): HTTP GET vs raw http ceiling ${show(r.cpuHttpGetVsCeiling)}`,
     `by CPU per request (reference's / ours): SOAP 1.1 vs raw http ceiling ${show(r.cpuSoap11VsCeiling)}`,
     `GetMonster / HTTP GET p99 / raw http ceiling p99: ${show(r.p99HttpGetVsCeiling)}`,
+    `raw http ceiling as primary + workers, p99 / the one-process ceiling's p99: ${show(r.p99LayoutVsCeiling)}`,
+    `GetMonster / HTTP GET p99 / the ceiling as primary + workers, p99: ${show(r.p99HttpGetVsLayout)}`,
     'all cases rps / median ceiling rps (measured at other moments: a rough guide):',
     ...Object.entries(r.vsCeiling).map(([k, v]) => `  ${k.padEnd(40)} ${v === null ? 'n/a' : v.toFixed(3)}`),
   ].join('\n');

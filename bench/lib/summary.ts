@@ -44,6 +44,8 @@ export function summaryItems(r: Ratios, uncached: UncachedResult[], compression:
       { label: 'cached GetMonster / HTTP GET rps / raw http ceiling rps', value: r.httpGetVsCeiling, target: 0.6, failedRounds, note: `ceiling ~${ceiling} rps; by CPU/req ${r.cpuHttpGetVsCeiling?.median.toFixed(3) ?? '-'}` },
       { label: 'cached GetMonster / SOAP 1.1 rps / raw http ceiling rps', value: r.soap11VsCeiling, target: 0.5, failedRounds, note: `by CPU/req ${r.cpuSoap11VsCeiling?.median.toFixed(3) ?? '-'}` },
       { label: 'cached GetMonster / HTTP GET p99 / raw http ceiling p99', value: r.p99HttpGetVsCeiling, atMost: 1.5, failedRounds },
+      { label: 'raw http ceiling as primary + workers: p99 / ceiling p99', value: r.p99LayoutVsCeiling, failedRounds, note: 'the layout alone, no service work' },
+      { label: 'cached GetMonster / HTTP GET p99 / that layout\'s p99', value: r.p99HttpGetVsLayout, failedRounds },
       { label: 'cached GetMonster / SOAP 1.1 rps / bare node-soap rps', value: r.soap11VsNodeSoap, failedRounds, note: `by CPU/req ${r.cpuSoap11VsNodeSoap?.median.toFixed(3) ?? '-'}` },
     );
   }
