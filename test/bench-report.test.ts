@@ -58,9 +58,13 @@ test("the ceiling in the service's layout: its p99 over the one-process ceiling'
   expect(r.p99LayoutVsCeiling).toEqual({ median: 2, min: 1, max: 5 });
   expect(r.p99HttpGetVsLayout).toEqual({ median: 1.5, min: 0.8, max: 1.5 });
   expect(ratioLines(r)).toContain('raw http ceiling as primary + workers, p99 / the one-process ceiling\'s p99: 2.000 (median of 3 rounds; 1.000 to 5.000)');
-  // A layout reference that answered but 200 fails its round, as any other measurement of it does.
-  const failed = toRound(at(6000), at(5000), at(10000), at(20000), refusing(25000, 3));
-  expect(failed.failed).toEqual(['ceiling in the layout: 503 x3']);
+  // A layout reference that answered but 200 gives no layout ratios; the round's other ratios still count.
+  const failed = toRound(at(6000), at(5000), at(10000, 100, 12), at(20000, 100, 4), refusing(25000, 3));
+  expect(failed).toMatchObject({ failed: [], layoutFailed: '503 x3', p99LayoutVsCeiling: null, p99HttpGetVsLayout: null, p99HttpGetVsCeiling: 3 });
+  const withFailed = ratios([], [...rounds, failed]);
+  expect(withFailed.p99LayoutVsCeiling).toEqual({ median: 2, min: 1, max: 5 });
+  expect(withFailed.p99HttpGetVsCeiling).toEqual({ median: 3, min: 1.5, max: 4 });
+  expect(ratioLines(withFailed)).toContain('round 4: the ceiling as primary + workers failed (503 x3), its ratios not taken');
 });
 
 test('a round with an answer but 200 fails: it gives no ratio, and says why', () => {

@@ -25,9 +25,12 @@ export interface Round {
   /**
    * The same raw server in the service's layout (a primary and a worker per core): its p99 over
    * the one-process ceiling's (what the layout alone does to the tail), and ours over its p99.
+   * For information: when it fails (`layoutFailed`) these are null and the round's other ratios
+   * still count.
    */
-  p99LayoutVsCeiling: number;
-  p99HttpGetVsLayout: number;
+  p99LayoutVsCeiling: number | null;
+  p99HttpGetVsLayout: number | null;
+  layoutFailed?: string;
   /** Our SOAP 1.1 GetMonster rps over the bare node-soap server's rps. */
   soap11: number;
   /** Our HTTP GET GetMonster rps over the raw http ceiling's rps. */
@@ -81,13 +84,15 @@ export function failure(m: Measurement): string | undefined {
 }
 
 export function toRound(soap11: Measurement, nodeSoap: Measurement, httpGet: Measurement, ceiling: Measurement, layout: Measurement): Round {
-  const named = { 'SOAP 1.1': soap11, 'node-soap': nodeSoap, 'HTTP GET': httpGet, ceiling, 'ceiling in the layout': layout };
+  const named = { 'SOAP 1.1': soap11, 'node-soap': nodeSoap, 'HTTP GET': httpGet, ceiling };
   const p99Over = (a: Measurement, b: Measurement) => round3(a.latencyMs.p99 / Math.max(b.latencyMs.p99, 1));
+  const layoutFailed = failure(layout);
   return {
     failed: Object.entries(named).flatMap(([name, m]) => (failure(m) ? [`${name}: ${failure(m)}`] : [])),
     p99HttpGetVsCeiling: p99Over(httpGet, ceiling),
-    p99LayoutVsCeiling: p99Over(layout, ceiling),
-    p99HttpGetVsLayout: p99Over(httpGet, layout),
+    p99LayoutVsCeiling: layoutFailed ? null : p99Over(layout, ceiling),
+    p99HttpGetVsLayout: layoutFailed ? null : p99Over(httpGet, layout),
+    ...(layoutFailed ? { layoutFailed } : {}),
     soap11: round3(soap11.rps / nodeSoap.rps),
     httpGet: round3(httpGet.rps / ceiling.rps),
     soap11VsCeiling: round3(soap11.rps / ceiling.rps),
@@ -122,8 +127,8 @@ export function ratios(cases: CaseResult[], rounds: Round[]): Ratios {
     cpuHttpGetVsCeiling: spread(passed.map((r) => r.cpu.httpGet)),
     cpuSoap11VsCeiling: spread(passed.map((r) => r.cpu.soap11VsCeiling)),
     p99HttpGetVsCeiling: spread(passed.map((r) => r.p99HttpGetVsCeiling)),
-    p99LayoutVsCeiling: spread(passed.map((r) => r.p99LayoutVsCeiling)),
-    p99HttpGetVsLayout: spread(passed.map((r) => r.p99HttpGetVsLayout)),
+    p99LayoutVsCeiling: spread(passed.flatMap((r) => (r.p99LayoutVsCeiling === null ? [] : [r.p99LayoutVsCeiling]))),
+    p99HttpGetVsLayout: spread(passed.flatMap((r) => (r.p99HttpGetVsLayout === null ? [] : [r.p99HttpGetVsLayout]))),
     rounds,
     failedRounds: rounds.length - passed.length,
     vsCeiling: Object.fromEntries(cases.map((c) => [c.name, ceiling && !c.measurement.flagged ? round3(c.measurement.rps / ceiling) : null])),
@@ -161,6 +166,7 @@ export function ratioLines(r: Ratios): string {
   const show = (v: Spread | null) => (v === null ? 'n/a' : `${v.median.toFixed(3)} (median of ${counted} rounds; ${v.min.toFixed(3)} to ${v.max.toFixed(3)})`);
   return [
     ...r.rounds.flatMap((x, i) => (x.failed.length ? [`round ${i + 1} FAILED, no ratio taken: ${x.failed.join('; ')}`] : [])),
+    ...r.rounds.flatMap((x, i) => (x.layoutFailed ? [`round ${i + 1}: the ceiling as primary + workers failed (${x.layoutFailed}), its ratios not taken`] : [])),
     `GetMonster / SOAP 1.1 rps / bare node-soap rps: ${show(r.soap11VsNodeSoap)}`,
     `GetMonster / HTTP GET rps / raw http ceiling rps: ${show(r.httpGetVsCeiling)}`,
     `GetMonster / SOAP 1.1 rps / raw http ceiling rps: ${show(r.soap11VsCeiling)}`,
