@@ -7,17 +7,16 @@ import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..');
 const LINES = 4_000;
+const NODE = JSON.stringify(process.execPath);
 
 test('two processes on one slowly read stdout pipe: every access-log line arrives whole, in order', async () => {
-  const writer = (name: string) => `node bin/run-ts.js test/support/access-log-writer.ts ${name} ${LINES}`;
+  const writer = (name: string) => `${NODE} bin/run-ts.js test/support/access-log-writer.ts ${name} ${LINES}`;
   // The reader takes 4 KB at a time, a little behind the writers, so the pipe stays full and
   // both writers wait for room in it at once.
-  const reader = `python3 -c 'import os, sys, time
-while True:
-    b = os.read(0, 4096)
-    if not b: break
-    sys.stdout.buffer.write(b)
-    time.sleep(0.0003)'`;
+  const reader = `${NODE} -e '${[
+    'const fs = require("fs"); const b = Buffer.alloc(4096); const nap = new Int32Array(new SharedArrayBuffer(4));',
+    'for (let n; (n = fs.readSync(0, b)) > 0;) { fs.writeSync(1, b, 0, n); Atomics.wait(nap, 0, 0, 0.3); }',
+  ].join(' ')}'`;
   const child = spawn('/bin/sh', ['-c', `(${writer('A')} & ${writer('B')} & wait) | ${reader}`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   const chunks: Buffer[] = [];
   child.stdout.on('data', (d: Buffer) => chunks.push(d));
