@@ -12,7 +12,7 @@ import { buildCases, countRecords, type BenchCase, type DatasetProfile } from '.
 import { measureCompression, type CompressionResult } from './compression';
 import { backendsOfClient } from './database';
 import { measure, type Measurement, type MeasureOptions, type Target } from './measure';
-import type { Child } from './proc';
+import { readyOrigin, type Child } from './proc';
 import { failure, toRound, type CaseResult, type Round } from './report';
 import { scrapeBuckets, serviceLatency, type ServiceLatency } from './service-latency';
 import { usableCores } from '../../src/cpu-quota';
@@ -131,7 +131,7 @@ export async function runCachedCases(ctx: CachedContext): Promise<CachedResult> 
     const ours11 = expected.get(soap11.name)!;
     const request = soap11.request;
     const soapRef = await ctx.start(['bin/run-ts.js', 'bench/refs/node-soap.ts', JSON.stringify(monsterObject(ours11.text))], process.env, /^\{"url"/);
-    const soapOrigin = new URL(JSON.parse(soapRef.match.input!).url).origin;
+    const soapOrigin = readyOrigin(soapRef.match);
     const soapAnswer = await fetchChecked(soapOrigin, request);
     if (soapAnswer.status !== 200 || !soapAnswer.text.includes('MonsterName')) {
       throw new Error(`node-soap reference: status ${soapAnswer.status}: ${soapAnswer.text.slice(0, 400)}`);
@@ -139,11 +139,11 @@ export async function runCachedCases(ctx: CachedContext): Promise<CachedResult> 
     const bodyFile = path.join(os.tmpdir(), `svapi-bench-${process.pid}.xml`);
     fs.writeFileSync(bodyFile, ours11.text);
     const raw = await ctx.start(['bin/run-ts.js', 'bench/refs/raw-http.ts', bodyFile], process.env, /^\{"url"/);
-    const rawOrigin = new URL(JSON.parse(raw.match.input!).url).origin;
+    const rawOrigin = readyOrigin(raw.match);
     // The ceiling's bytes from the processes `svapi serve` runs: what the layout alone does to the tail.
     const layoutWorkers = usableCores();
     const layout = await ctx.start(['bin/run-ts.js', 'bench/refs/raw-http.ts', bodyFile, '--workers', String(layoutWorkers)], process.env, /^\{"url"/);
-    const layoutOrigin = new URL(JSON.parse(layout.match.input!).url).origin;
+    const layoutOrigin = readyOrigin(layout.match);
 
     for (let i = 1; i <= ctx.rounds; i++) {
       ctx.progress(`[round ${i}/${ctx.rounds}] GetMonster SOAP 1.1 vs bare node-soap, HTTP GET vs raw http ceiling ... `);

@@ -86,6 +86,11 @@ export async function startChild(
   return { child, match };
 }
 
+/** The origin a reference server gives in the line it prints once listening: `{"url": "http://...", ...}`. */
+export function readyOrigin(ready: RegExpMatchArray): string {
+  return new URL((JSON.parse(ready.input!) as { url: string }).url).origin;
+}
+
 /** Runs `node bin/svapi.js <args>` to completion; rejects on a non-zero exit. */
 export function runSvapi(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {

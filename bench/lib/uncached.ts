@@ -21,7 +21,7 @@ import { buildRequest, countRecords, type Binding, type DatasetProfile, type Ope
 import { compressedSizes, ENCODINGS, inflatesTo, rawFetch, type Encoding, type Sizes } from './encoding';
 import { load, measure, type Measurement, type MeasureOptions, type Sample } from './measure';
 import { pgbenchWorkload, runPgbench, type PgbenchOptions, type PgbenchResult, type PgbenchWorkload, type Statement } from './pgbench';
-import { ROOT, type Child } from './proc';
+import { readyOrigin, ROOT, type Child } from './proc';
 import { failure, median, spread, type Spread } from './report';
 
 export interface UncachedCase {
@@ -230,7 +230,7 @@ async function startFloor(ctx: UncachedContext, p: Prepared): Promise<{ child: C
   ctx.progress(`  Node floor, ${p.c.name}: checking every sample's answer and statements ... `);
   const checking = await ctx.start(['--require', CAPTURE, ...args], { ...env, BENCH_SQL_CAPTURE: file }, /^\{"url"/);
   try {
-    const origin = new URL(JSON.parse(checking.match.input!).url).origin;
+    const origin = readyOrigin(checking.match);
     for (const [i, s] of p.samples.entries()) {
       reader.next();
       const res = await rawFetch(origin, s.request);
@@ -246,7 +246,7 @@ async function startFloor(ctx: UncachedContext, p: Prepared): Promise<{ child: C
   }
   ctx.log(`${p.samples.length} the same`);
   const floor = await ctx.start(args, env, /^\{"url"/);
-  return { child: floor.child, origin: new URL(JSON.parse(floor.match.input!).url).origin };
+  return { child: floor.child, origin: readyOrigin(floor.match) };
 }
 
 /** For one sample: the body the service sends when asked with each Accept-Encoding (null: uncompressed). */
