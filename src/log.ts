@@ -33,46 +33,57 @@ const BATCH_MS = 100;
  * can lose the last 100 ms. Other lines keep the plain logger (one write each, in order with the
  * start-up lines).
  *
- * The lines wait in a LineBatch, not in sonic-boom's own buffer (its minLength): sonic-boom
+ * The lines wait in a LineBatch, as bytes, not in sonic-boom's own buffer (its minLength): sonic-boom
  * measures the UTF-8 length of its whole waiting buffer on every write, which flattened and
- * scanned up to 4 KB a request, and writes more than PIPE_BUF at once. The batch hands it one
- * joined string, which it writes at once, retrying a partial write as before.
+ * scanned up to 4 KB a request, and writes more than PIPE_BUF at once. The batch hands it the bytes
+ * of whole lines, which it writes at once, retrying a partial write as before.
  */
 export function createAccessLog(level: string): LineSink | undefined {
   if ((pino.levels.values[level] ?? Infinity) > pino.levels.values.info) return undefined;
-  const stdout = pino.destination({ dest: 1, sync: true, minLength: 0 });
-  const batch = new LineBatch((text) => stdout.write(text), BATCH_BYTES, BATCH_MS);
+  const stdout = pino.destination({ dest: 1, sync: true, minLength: 0, contentMode: 'buffer' });
+  // In contentMode 'buffer' sonic-boom writes Buffers (its README); its types know only strings.
+  const batch = new LineBatch((bytes) => stdout.write(bytes as unknown as string), BATCH_BYTES, BATCH_MS);
   process.on('exit', () => batch.flush());
   return batch;
 }
 
 /**
- * Lines gathered while together they fit in `maxBytes` bytes of UTF-8, then handed to `out`
- * joined in one string, in order: a line that would not fit sends what waits first (a line longer
- * than `maxBytes` goes alone). What waits is also handed on every `everyMs` and by flush().
+ * Lines gathered while together they fit in `maxBytes` bytes of UTF-8, then handed to `out` as
+ * those bytes, in order: a line that would not fit sends what waits first (a line longer than
+ * `maxBytes` goes alone). What waits is also handed on every `everyMs` and by flush(). Each line is
+ * encoded once, straight into the batch's bytes: joining the lines and encoding the joined text
+ * copied and scanned every line three more times (docs/performance.md, issue 18, twenty-first pass).
  */
 export class LineBatch implements LineSink {
-  private lines: string[] = [];
-  private bytes = 0;
+  private bytes: Buffer;
+  private used = 0;
 
-  constructor(private readonly out: (text: string) => void, private readonly maxBytes: number, everyMs: number) {
+  constructor(private readonly out: (bytes: Buffer) => void, private readonly maxBytes: number, everyMs: number) {
+    this.bytes = Buffer.allocUnsafe(maxBytes);
     setInterval(() => this.flush(), everyMs).unref();
   }
 
   write(line: string): void {
-    const bytes = Buffer.byteLength(line);
-    if (this.bytes + bytes > this.maxBytes) this.flush();
-    this.lines.push(line);
-    this.bytes += bytes;
-    if (this.bytes >= this.maxBytes) this.flush();
+    const room = this.maxBytes - this.used;
+    // A UTF-16 unit is at most 3 bytes of UTF-8: a line of at most a third of the room fits unmeasured.
+    if (line.length * 3 > room) {
+      const length = Buffer.byteLength(line);
+      if (length > room) {
+        this.flush();
+        if (length > this.maxBytes) return this.out(Buffer.from(line));
+      }
+    }
+    this.used += this.bytes.write(line, this.used);
+    if (this.used === this.maxBytes) this.flush();
   }
 
   flush(): void {
-    if (this.lines.length === 0) return;
-    const text = this.lines.length === 1 ? this.lines[0] : this.lines.join('');
-    this.lines = [];
-    this.bytes = 0;
-    this.out(text);
+    if (this.used === 0) return;
+    const batch = this.bytes.subarray(0, this.used);
+    // A new buffer for the next batch: `out` may keep this one (sonic-boom holds a write it must retry).
+    this.bytes = Buffer.allocUnsafe(this.maxBytes);
+    this.used = 0;
+    this.out(batch);
   }
 }
 

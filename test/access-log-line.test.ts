@@ -2,7 +2,7 @@
 // writes for the same fields through the service's logger (createLogger): a log collector sees no
 // difference between the two, whatever the path holds.
 
-import { accessLine, type AccessFields } from '../src/http/access-log';
+import { accessLine, durationText, type AccessFields } from '../src/http/access-log';
 import { createLogger } from '../src/log';
 
 const TIME = /"time":"([^"]+)"/;
@@ -38,6 +38,10 @@ const cases: [string, Partial<AccessFields>][] = [
   ['a whole-millisecond duration', { durationMs: 12 }],
   ['a short path beyond ASCII', { endpoint: '/API/Ñandú©/\u00ff' }],
   ['a zero duration, a refusal', { durationMs: 0, outcome: 'ServiceUnavailable', status: 503 }],
+  ['a duration of tenths', { durationMs: 1.5 }],
+  ['a duration of hundredths', { durationMs: 0.05 }],
+  ['a duration with a zero after the point', { durationMs: 2.005 }],
+  ['a long call', { durationMs: 12345.678 }],
 ];
 
 test.each(cases)('the same bytes as pino: %s', (_name, change) => {
@@ -46,4 +50,13 @@ test.each(cases)('the same bytes as pino: %s', (_name, change) => {
   const time = TIME.exec(expected)![1];
   expect(accessLine(time, fields)).toBe(expected);
   expect(JSON.parse(accessLine(time, fields))).toEqual(JSON.parse(expected));
+});
+
+test('a duration is written as JSON writes it, for any duration rounded to the microsecond', () => {
+  const rounded = (ms: number) => Math.round(ms * 1000) / 1000;
+  const samples = [0, 0.001, 0.01, 0.1, 0.999, 1, 9.99, 10.01, 100.1, 2 ** 31, 1e9 + 0.007, 1e12 - 0.001, -0.001, -0, NaN, Infinity];
+  let seed = 7;
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  for (let i = 0; i < 20_000; i++) samples.push(random() * 10 ** Math.floor(random() * 7));
+  for (const ms of samples) expect([ms, durationText(rounded(ms))]).toEqual([ms, String(rounded(ms))]);
 });
