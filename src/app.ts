@@ -19,6 +19,7 @@ import { EventLoopGuard } from './pipeline/event-loop-guard';
 import { RENDER_SLICE_MS, TurnSlices } from './pipeline/turn-slices';
 import { DbQueue } from './pipeline/db-queue';
 import { EarlyRetries } from './pipeline/early-retries';
+import { Arrivals } from './pipeline/arrivals';
 import { OverloadReport } from './pipeline/overload-report';
 import type { ServiceContext } from './pipeline/service-context';
 import { createMetrics } from './metrics';
@@ -79,6 +80,7 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
     limit,
     dbQueue,
     earlyRetries: new EarlyRetries(),
+    arrivals: new Arrivals(),
     renderSlices: new TurnSlices(RENDER_SLICE_MS),
     wsdl: new WsdlDocuments(config.SVAPI_NAMESPACE),
   };

@@ -9,6 +9,8 @@
 // are held by a database that stops answering (a frozen TCP proxy) and then resumes.
 
 import http from 'node:http';
+import net from 'node:net';
+import { performance } from 'node:perf_hooks';
 import type { ServedApp } from './support/serve';
 import type { TcpProxy } from './support/tcp-proxy';
 import { serveBehindProxy, type ServedBehindProxy } from './support/behind-proxy';
@@ -157,6 +159,57 @@ test('a call waiting for a database connection is answered ServiceUnavailable at
   } finally {
     proxy.resume();
     await two.close();
+  }
+}, 30_000);
+
+/** The status line of the one answer a raw socket gets, and when it came. */
+function statusOf(socket: net.Socket): Promise<{ status: number; at: number }> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    socket.on('data', (d) => {
+      text += d.toString('latin1');
+      const m = /^HTTP\/1\.1 (\d{3}) /.exec(text);
+      if (m) resolve({ status: Number(m[1]), at: performance.now() });
+    });
+    socket.on('error', reject);
+  });
+}
+
+test('a call that sat in its socket behind a long turn of the event loop counts that wait: refused at once, not after its whole deadline', async () => {
+  const one = await serveOverProxy({ SVAPI_DB_POOL_MAX: '1' });
+  const port = Number(new URL(one.url).port);
+  const waiting = net.connect(port, '127.0.0.1');
+  const connected = new Promise((resolve) => waiting.once('connect', resolve));
+  try {
+    await expectServing(one.url);
+    await connected;
+    const answered = statusOf(waiting);
+    proxy.freeze();
+    const holder = call(one.url, 'get', WEAPONS, 'GetWeapons', params('b'));
+    await until('the connection taken', async () => (await metric('svapi_requests_in_flight', {}, one.url)) === 1, 10_000);
+    // After the service has read the next call (in this listener's turn), the call on `waiting`
+    // is sent and the loop stays busy 1.2 s, longer than any call may wait (1 s): it is read in
+    // the next turn, the loop having never slept.
+    let blockEnded = 0;
+    one.server.once('request', () => {
+      waiting.write(`GET ${WEAPONS}/GetWeapons?DevID=${key.devId}&DevKey=${encodeURIComponent(key.devKey)}&SearchWord=w HTTP/1.1\r\nHost: x\r\n\r\n`);
+      const until = performance.now() + 1200;
+      while (performance.now() < until) { /* busy */ }
+      blockEnded = performance.now();
+    });
+    const reader = call(one.url, 'get', WEAPONS, 'GetWeapons', params('r'));
+    const late = await answered;
+    expect(late.status).toBe(503);
+    // Refused as it was read, not after waiting another second in the queue.
+    expect(late.at - blockEnded).toBeLessThan(500);
+    expect((await reader).status).toBe(503);
+    proxy.resume();
+    expect((await holder).status).toBe(200);
+    await expectServing(one.url);
+  } finally {
+    proxy.resume();
+    waiting.destroy();
+    await one.close();
   }
 }, 30_000);
 

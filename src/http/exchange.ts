@@ -8,6 +8,8 @@ interface Locals {
   /** The service's logger (a child with the request id is made only when something is logged). */
   log?: Logger;
   startedAt?: number;
+  /** An operation call's earliest possible arrival (pipeline/arrivals.ts), on startedAt's clock: its deadlines count from it. */
+  arrivedAt?: number;
   /** The path as received (before anything rewrites req.url). */
   path?: string;
   /** A binding name from the registry, `docs` for pages, else `other`. */
@@ -27,7 +29,7 @@ interface Locals {
  */
 export function newLocals(): Locals {
   return {
-    requestId: undefined, log: undefined, startedAt: undefined, path: undefined, binding: undefined,
+    requestId: undefined, log: undefined, startedAt: undefined, arrivedAt: undefined, path: undefined, binding: undefined,
     operation: undefined, outcome: undefined, devId: undefined, contentType: undefined,
   };
 }

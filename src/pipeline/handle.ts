@@ -33,6 +33,7 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
   const everyCallReads = ctx.results.enabled ? undefined : ctx.dbQueue;
   return async (req, res, operation) => {
     const locals = res.locals;
+    locals.arrivedAt = ctx.arrivals.arrival(locals.startedAt!);
     let name = binding.nameOf(req, res);
     if (name) locals.binding = name;
     const early = ctx.earlyRetries.wait(req.socket);
@@ -102,7 +103,7 @@ function answered(ctx: ServiceContext, binding: EndpointBinding, call: Call, par
  * rendered when the call is already past its deadline and the queue stands.
  */
 async function run<A>(ctx: ServiceContext, call: Call, params: OperationParams[OperationName], res: Res, render: (records: OperationResult) => A): Promise<A> {
-  const arrived = res.locals.startedAt;
+  const arrived = res.locals.arrivedAt;
   const release = await ctx.dbQueue.enter(arrived, res);
   try {
     const records = await call.op.run(ctx, params);

@@ -34,7 +34,7 @@ export class InFlightLimit {
       this.report.note('event-loop');
       return undefined;
     }
-    if (dbQueue?.wouldRefuse(res.locals.startedAt)) {
+    if (dbQueue?.wouldRefuse(res.locals.arrivedAt)) {
       dbQueue.refusal();
       return undefined;
     }

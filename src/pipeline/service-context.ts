@@ -7,6 +7,7 @@ import type { WsdlDocuments } from '../wsdl/documents';
 import type { InFlightLimit } from './in-flight';
 import type { DbQueue } from './db-queue';
 import type { EarlyRetries } from './early-retries';
+import type { Arrivals } from './arrivals';
 import type { TurnSlices } from './turn-slices';
 
 /** What the pipeline's steps and the bindings share for the life of the service. */
@@ -20,6 +21,8 @@ export interface ServiceContext extends OperationContext {
   dbQueue: DbQueue;
   /** Where a call waits that comes on a connection before its last refusal's Retry-After has passed. */
   earlyRetries: EarlyRetries;
+  /** When a call may have arrived, its wait in its socket counted: its deadlines count from then. */
+  arrivals: Arrivals;
   /** Where answers made from the database are rendered, a slice of each turn at a time. */
   renderSlices: TurnSlices;
   wsdl: WsdlDocuments;
