@@ -3,14 +3,10 @@
 
 import { performance } from 'node:perf_hooks';
 import { Arrivals } from '../src/pipeline/arrivals';
+import { busyFor } from './support/busy';
 
 /** The next turn of the event loop (after this turn's immediates, the end-of-turn mark among them). */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function busyFor(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until);
-}
 
 test('with a given idle clock: a turn after no sleep counts from the last turn; after a sleep, from its own first request', async () => {
   let idle = 0;

@@ -20,6 +20,7 @@ import { metricSum } from './support/limits';
 import { serveOver } from './support/serve';
 import { loadConfig } from '../src/config';
 import { holdMachine } from './support/machine-lock';
+import { busyFor } from './support/busy';
 
 const MAX_IN_FLIGHT = 2;
 let served: ServedBehindProxy;
@@ -193,8 +194,7 @@ test('a call that sat in its socket behind a long turn of the event loop counts 
     let blockEnded = 0;
     one.server.once('request', () => {
       waiting.write(`GET ${WEAPONS}/GetWeapons?DevID=${key.devId}&DevKey=${encodeURIComponent(key.devKey)}&SearchWord=w HTTP/1.1\r\nHost: x\r\n\r\n`);
-      const until = performance.now() + 1200;
-      while (performance.now() < until) { /* busy */ }
+      busyFor(1200);
       blockEnded = performance.now();
     });
     const reader = call(one.url, 'get', WEAPONS, 'GetWeapons', params('r'));
@@ -247,8 +247,7 @@ function busyLoop(ms: number): () => void {
   let stopped = false;
   const turn = () => {
     if (stopped) return;
-    const until = performance.now() + ms;
-    while (performance.now() < until) { /* busy */ }
+    busyFor(ms);
     setTimeout(turn, 1);
   };
   setTimeout(turn, 1);

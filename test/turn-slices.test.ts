@@ -2,6 +2,7 @@
 // the loop polls (accepts connections, reads requests, answers /healthz) between slices.
 
 import { TurnSlices } from '../src/pipeline/turn-slices';
+import { busyFor } from './support/busy';
 
 const BUDGET = 20;
 
@@ -44,11 +45,8 @@ test('the event loop goes round between slices: a timer due runs between two sli
   const { s, job } = slices();
   const log: string[] = [];
   setTimeout(() => log.push('timer'), 0);
-  const busy = () => {
-    // The timer is due once a millisecond of real time has passed.
-    const until = Date.now() + 2;
-    while (Date.now() < until);
-  };
+  // The timer is due once a millisecond of real time has passed.
+  const busy = () => busyFor(2);
   const runs = [
     s.run(() => { busy(); return job(BUDGET, 'a', log)(); }),
     s.run(job(BUDGET, 'b', log)),
