@@ -15,6 +15,7 @@ export interface SpawnedServe {
   lines: string[];
   /** The first line of `lines` that `match` takes, once it is written; rejects if the process exits first. */
   line(match: (line: string) => boolean): Promise<string>;
+  /** How the process ended, once it has and everything it (and its workers) wrote to stdout has been read. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<void>;
 }
@@ -51,7 +52,9 @@ export async function spawnServe(
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  // 'close', not 'exit': 'exit' may come before the last lines in the pipe are read, and the
+  // tests read the log once the process is gone.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
   const log: Record<string, unknown>[] = [];
   const lines: string[] = [];
   const stdout = readline.createInterface({ input: child.stdout! });
