@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { DEFAULT_POOL_MAX } from './db/pool-size';
 
 // Each check's message is what the setting takes: a bad value is reported as
 // `NAME: "value" is not <what it takes> (<description>)`.
@@ -7,6 +6,9 @@ const BOOLEANS = ['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'] as const;
 const bool = z
   .enum(BOOLEANS, { error: 'true or false (or 1/0, yes/no, on/off)' })
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+/** SVAPI_DB_POOL_MAX's default; `serve` may pick fewer (db/pool-size.ts). */
+export const DEFAULT_POOL_MAX = 10;
+
 const int = (min: number, max = 2_147_483_647) => {
   const error = max === 2_147_483_647 ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
   return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });

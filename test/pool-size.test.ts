@@ -1,5 +1,6 @@
 import os from 'node:os';
-import { databaseOnThisHost, defaultPoolMax, DEFAULT_POOL_MAX } from '../src/db/pool-size';
+import { DEFAULT_POOL_MAX } from '../src/config';
+import { databaseOnThisHost, defaultPoolMax } from '../src/db/pool-size';
 import { spawnServe, type SpawnedServe } from './support/spawn-serve';
 import { eventually } from './support/wait';
 

@@ -1,8 +1,6 @@
 import net from 'node:net';
 import os from 'node:os';
-
-/** SVAPI_DB_POOL_MAX's default for a database on another host, and the most the formula below gives. */
-export const DEFAULT_POOL_MAX = 10;
+import { DEFAULT_POOL_MAX } from '../config';
 
 /**
  * Whether the Postgres server of `databaseUrl` runs on this machine: a Unix socket, a loopback
