@@ -32,7 +32,7 @@ export interface CallerConnection {
 export interface DbQueueSettings {
   /** Connections the calls share (SVAPI_DB_POOL_MAX): more calls than this wait here. */
   slots: number;
-  /** CoDel's target (SVAPI_QUEUE_TARGET_MS): a wait above it for a whole interval is a standing queue. */
+  /** The target (SVAPI_QUEUE_TARGET_MS): a wait above it for a whole interval is a standing queue; 5 x it is the longest wait. */
   targetMs: number;
 }
 
@@ -48,25 +48,25 @@ interface Waiter {
 }
 
 /**
- * The operation calls of a process waiting for one of its database connections, with CoDel
- * deciding when waiting has become useless (Nichols and Jacobson; as Facebook's folly/wangle
- * apply it to a server's request queue):
+ * The operation calls of a process waiting for one of its database connections, refused only when
+ * waiting would make them late:
  * - a call gets a slot at once while one is free, else waits in order of arrival;
- * - each call's wait is measured; the queue is overloaded for the next interval (5 x target)
- *   when the shortest wait of the last interval stayed above the target (no call got through
- *   quickly: the queue stands rather than absorbing a burst); a slot that frees goes to the
- *   oldest waiter, except that while overloaded a waiter that has already waited more than twice
- *   the target is refused instead (it is late: served now it would keep the queue standing);
- * - whatever the state, no call waits more than 5 x target (its deadline): it is refused then,
- *   or at once when the waiters ahead of it, at the recent time a call holds a slot, would make
- *   it wait longer than that (twice the target while overloaded);
+ * - no call waits more than 5 x target from its arrival (its deadline): it is refused then, or at
+ *   once when the waiters ahead of it, at the recent time a call holds a slot, would make it wait
+ *   longer than that;
  * - a call's wait counts from its arrival (its request's start), so the time it spent before the
  *   queue (reading and checking the request, slower under overload; held as an early retry) counts too;
- *   and a call whose query ends past its deadline is not answered (lateForAnswer): rendering and
- *   sending an answer its caller has given up on would take the CPU from calls still in time;
+ * - each wait is measured, and the queue stands for the next interval (5 x target) when the
+ *   shortest wait of the last stayed above the target (CoDel's test, Nichols and Jacobson: no call
+ *   got through quickly, so the queue is not absorbing a burst). While it stands, a call whose
+ *   query ends past its deadline is not answered (lateForAnswer): rendering and sending an answer
+ *   its caller has given up on would take the CPU from calls still in time;
  * - a call whose client closes its connection while it waits leaves the queue (CallerGone).
- * A free slot is given at once, however late the call.
- * A burst that drains within an interval is served whole, however long the queue grew.
+ * A free slot is given at once, however late the call. CoDel's own remedy, refusing every call
+ * that has waited twice the target while the queue stands, is not applied: a closed loop of
+ * callers (64 connections, each sending its next call when answered) keeps a queue standing at
+ * any speed, and on a machine slowed by other work it was refused below capacity
+ * (docs/performance.md, "twenty-fourth pass").
  */
 export class DbQueue {
   /** Calls refused for their wait since the start. */
@@ -79,7 +79,6 @@ export class DbQueue {
   /** Waiters in `queue` past `head` that are settled (refused at their deadline, or gone). */
   private settledInQueue = 0;
   private readonly intervalMs: number;
-  private readonly sloughMs: number;
   private readonly maxWaitMs: number;
   private intervalEnds: number;
   private shortest = Infinity;
@@ -89,7 +88,6 @@ export class DbQueue {
 
   constructor(private readonly settings: DbQueueSettings, private readonly onRefuse: () => void = () => {}, private readonly now = () => performance.now()) {
     this.intervalMs = INTERVAL_TARGETS * settings.targetMs;
-    this.sloughMs = 2 * settings.targetMs;
     this.maxWaitMs = INTERVAL_TARGETS * settings.targetMs;
     this.intervalEnds = now() + this.intervalMs;
   }
@@ -150,10 +148,9 @@ export class DbQueue {
     return this.inUse < this.settings.slots && this.waiting === 0;
   }
 
-  /** Whether the waiters ahead, at the recent time a call holds a slot, would make a call that already spent `before` ms late. */
+  /** Whether the waiters ahead, at the recent time a call holds a slot, would keep a call that already spent `before` ms past its deadline. */
   private lateIfWaiting(before: number): boolean {
-    const expected = before + ((this.waiting + 1) / this.settings.slots) * this.holdMs;
-    return expected > (this.overloadedNow ? this.sloughMs : this.maxWaitMs);
+    return before + ((this.waiting + 1) / this.settings.slots) * this.holdMs > this.maxWaitMs;
   }
 
   /**
@@ -193,14 +190,14 @@ export class DbQueue {
     };
   }
 
-  /** Hands free slots to the oldest waiters; while overloaded, refuses those already late. */
+  /** Hands free slots to the oldest waiters; refuses those past their deadline (their timer late behind a busy turn). */
   private next(): void {
     while (this.inUse < this.settings.slots && this.waiting > 0) {
       const w = this.shift();
       const now = this.now();
       const waited = now - w.since;
       this.roll(now);
-      if (this.overloadedNow && now - w.arrived > this.sloughMs) {
+      if (now - w.arrived > this.maxWaitMs) {
         this.settle(w).refuse(this.refusal());
         continue;
       }
