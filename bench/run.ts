@@ -27,6 +27,7 @@ import { runUncached, uncachedCases } from './lib/uncached';
 import { wrkAvailable } from './lib/wrk';
 import { runOverload } from './overload';
 import { usableCores } from '../src/cpu-quota';
+import { databaseOnThisHost, defaultPoolMax } from '../src/db/pool-size';
 
 const USAGE = `usage: npm run bench -- [options]
   --dataset <sample|scaleN>    sample: a fresh database loaded from seeds/data (dropped afterwards)
@@ -58,7 +59,7 @@ const USAGE = `usage: npm run bench -- [options]
   --seed <n>                   seed of the uncached samples (monsters, players)  [1]
   --pgbench <path>             pgbench                     [$(pg_config --bindir)/pgbench]
   --pgbench-clients <n>        pgbench clients: the service's connections, processes x pool
-                               [cores x ($SVAPI_DB_POOL_MAX or 10)]
+                               [cores x ($SVAPI_DB_POOL_MAX or serve's default)]
   --pgbench-threads <n>        pgbench threads (-j)                              [2]
   --pgbench-protocol <p>       prepared, extended or simple (-M)                 [prepared]
   --profile                    CPU-profile the service (node --cpu-prof; the cached part's and the
@@ -129,7 +130,8 @@ if (args.generator === 'wrk' && !wrkAvailable()) {
 const seed = positive('seed', args.seed!, 0);
 // The service as shipped: one process per core it may use, each with its pool (svapi serve's defaults).
 const workers = usableCores();
-const poolPerProcess = positive('SVAPI_DB_POOL_MAX', process.env.SVAPI_DB_POOL_MAX ?? '10');
+const benchServer = args['database-url'] ?? args['server-url']!;
+const poolPerProcess = positive('SVAPI_DB_POOL_MAX', process.env.SVAPI_DB_POOL_MAX || String(defaultPoolMax(databaseOnThisHost(benchServer), workers, workers)));
 const pgbenchClients = positive('pgbench-clients', args['pgbench-clients'] ?? String(workers * poolPerProcess));
 const pgbenchThreads = positive('pgbench-threads', args['pgbench-threads']!);
 if (!['prepared', 'extended', 'simple'].includes(args['pgbench-protocol']!)) {

@@ -13,6 +13,7 @@ import { loadDataset, holdsNoRecords, DatasetError, type LoadOptions } from './l
 import { datasetHelp } from './load/help';
 import cluster from 'node:cluster';
 import { usableCores } from './cpu-quota';
+import { databaseOnThisHost, defaultPoolMax } from './db/pool-size';
 import { createAccessLog, createLogger, type Logger } from './log';
 import type { RunningServer } from './server';
 import { registerGenerateCommand } from './generate/command';
@@ -59,7 +60,13 @@ program
     const { runPrimary, startServer, startupLines } = serveModules();
     if (cluster.isWorker) return serveWorker(config, logger);
     const workers = typeof opts.workers === 'number' ? opts.workers : usableCores();
-    if (config.DATABASE_URL) await checkServerDatabase(config, workers, logger);
+    if (config.DATABASE_URL) {
+      const chosen = !process.env.SVAPI_DB_POOL_MAX;
+      const onThisHost = databaseOnThisHost(config.DATABASE_URL);
+      if (chosen) config.SVAPI_DB_POOL_MAX = defaultPoolMax(onThisHost, usableCores(), workers);
+      await checkServerDatabase(config, workers, logger);
+      if (chosen) logger.info({ poolMax: config.SVAPI_DB_POOL_MAX, databaseOnThisHost: onThisHost, cores: usableCores(), workers }, 'database connections per process (SVAPI_DB_POOL_MAX unset)');
+    }
     // Only `--workers 1` is a single process: one core by default still gets a primary and one
     // worker, as a single process has neither the worker's bounded heap nor its 64 more listening
     // handles, and under overload its callers waited up to 7.8 s and /healthz 7.7 s

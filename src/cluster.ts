@@ -69,7 +69,8 @@ export async function runPrimary(config: Config, requested: number, logger: Logg
   let db: Database | undefined;
   let demoKey: StartupInfo['demoKey'];
   let workers = requested;
-  const env: NodeJS.ProcessEnv = { PORT: String(config.PORT) };
+  // The pool as decided here (cli.ts: its default depends on the workers).
+  const env: NodeJS.ProcessEnv = { PORT: String(config.PORT), SVAPI_DB_POOL_MAX: String(config.SVAPI_DB_POOL_MAX) };
   if (!config.DATABASE_URL) {
     workers = Math.min(requested, EMBEDDED_MAX_WORKERS);
     db = await openDatabase(config, 'service', { report, seed: SAMPLE_SEEDING });

@@ -6,6 +6,9 @@ const BOOLEANS = ['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'] as const;
 const bool = z
   .enum(BOOLEANS, { error: 'true or false (or 1/0, yes/no, on/off)' })
   .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+/** SVAPI_DB_POOL_MAX's default; `serve` may pick fewer (db/pool-size.ts). */
+export const DEFAULT_POOL_MAX = 10;
+
 const int = (min: number, max = 2_147_483_647) => {
   const error = max === 2_147_483_647 ? `an integer of at least ${min}` : `an integer from ${min} to ${max}`;
   return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
@@ -39,7 +42,7 @@ const schema = z.object({
   SVAPI_CACHE_CHECK_MS: int(100, 60_000).default(1000).describe('how often the data version is checked, in milliseconds'),
   SVAPI_HEADERS_TIMEOUT_MS: int(1).default(10_000).describe('time a client has to send the request headers, in milliseconds'),
   SVAPI_REQUEST_TIMEOUT_MS: int(1).default(30_000).describe('time a client has to send the whole request, in milliseconds'),
-  SVAPI_DB_POOL_MAX: int(1, 1000).default(10).describe('database connections per process'),
+  SVAPI_DB_POOL_MAX: int(1, 1000).default(DEFAULT_POOL_MAX).describe('database connections per process; serve with the database on this host: cores x 2 + 1 among its workers, 2 to 10 each'),
   SVAPI_MAX_IN_FLIGHT: int(1).default(5000).describe('hard ceiling on the operation calls a process works on at once, far above normal use; beyond it a call is refused at once with ServiceUnavailable and Retry-After'),
   SVAPI_QUEUE_TARGET_MS: int(1, 10_000).default(200).describe('a call\'s deadline for a database connection is 5 x this from its arrival: it is refused when it would wait longer; waits above it for a whole 5 x this make a standing queue, in which a call whose query ends past its deadline is refused rather than answered'),
   SVAPI_MAX_EVENT_LOOP_DELAY_MS: int(1, 60_000).default(500).describe('longest event-loop delay in a 250 ms reading (with the loop busy 90% of it, twice in a row) beyond which a process refuses every operation call until it drops'),

@@ -124,7 +124,7 @@ test('load --verbose tells on stderr how long each phase took', async () => {
 
 test('a bad setting or option stops the command in one line naming it and what it takes, always with exit code 2', async () => {
   const cases: [string[], NodeJS.ProcessEnv, string][] = [
-    [['migrate'], { SVAPI_DB_POOL_MAX: 'zero' }, 'svapi: SVAPI_DB_POOL_MAX: "zero" is not an integer from 1 to 1000 (database connections per process)'],
+    [['migrate'], { SVAPI_DB_POOL_MAX: 'zero' }, 'svapi: SVAPI_DB_POOL_MAX: "zero" is not an integer from 1 to 1000 (database connections per process; serve with the database on this host: cores x 2 + 1 among its workers, 2 to 10 each)'],
     [['keys', 'list'], { SVAPI_DB_TIMEOUT_MS: 'soon' }, 'svapi: SVAPI_DB_TIMEOUT_MS: "soon" is not an integer of at least 1 (statement time-out in milliseconds)'],
     [['serve'], { SVAPI_TRUST_PROXY: 'maybe' }, 'svapi: SVAPI_TRUST_PROXY: "maybe" is not true or false (or 1/0, yes/no, on/off) (honour X-Forwarded-Proto/Host/For from one proxy in front)'],
     [['serve'], { DATABASE_URL: 'db.example.net:5432' }, 'svapi: DATABASE_URL: the value is not a postgres:// or postgresql:// URL (Postgres URL; unset = embedded PGlite database)'],

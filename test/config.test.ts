@@ -23,7 +23,7 @@ test('a bad value names the variable and what is allowed', () => {
     throw new Error('no error');
   };
   expect(message({ PORT: 'eighty' })).toBe('PORT: "eighty" is not an integer from 0 to 65535 (port to listen on)');
-  expect(message({ SVAPI_DB_POOL_MAX: '0' })).toBe('SVAPI_DB_POOL_MAX: "0" is not an integer from 1 to 1000 (database connections per process)');
+  expect(message({ SVAPI_DB_POOL_MAX: '0' })).toBe('SVAPI_DB_POOL_MAX: "0" is not an integer from 1 to 1000 (database connections per process; serve with the database on this host: cores x 2 + 1 among its workers, 2 to 10 each)');
   expect(message({ SVAPI_MAX_BODY: '1.5' })).toBe('SVAPI_MAX_BODY: "1.5" is not an integer of at least 1 (largest request body in bytes (after inflation))');
   expect(message({ SVAPI_TRUST_PROXY: 'maybe' })).toBe('SVAPI_TRUST_PROXY: "maybe" is not true or false (or 1/0, yes/no, on/off) (honour X-Forwarded-Proto/Host/For from one proxy in front)');
   expect(message({ LOG_LEVEL: 'loud' })).toBe('LOG_LEVEL: "loud" is not one of fatal, error, warn, info, debug, trace, silent (log level)');
