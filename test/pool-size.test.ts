@@ -36,16 +36,14 @@ test('the default pool: cores x 2 + 1 shared among the processes, 2 to 10 each, 
   expect(defaultPoolMax(false, 2, 2)).toBe(DEFAULT_POOL_MAX);
 });
 
-describe('svapi serve --workers 2 over a Postgres server on this host', () => {
+describe('svapi serve --workers 2 over a database on this host', () => {
   let svc: SpawnedServe | undefined;
   afterEach(async () => {
     await svc?.stop();
     svc = undefined;
   });
 
-  const onServer = process.env.DATABASE_URL ? test : test.skip;
-
-  onServer('SVAPI_DB_POOL_MAX unset: says the pool it chose, and each worker opens no more connections than that under load', async () => {
+  test('SVAPI_DB_POOL_MAX unset: says the pool it chose, and each worker opens no more connections than that under load', async () => {
     // On one core (taskset, as a container's cpuset), whatever the machine: 2 connections a worker.
     svc = await spawnServe(['--workers', '2'], { SVAPI_DB_POOL_MAX: '', SVAPI_CACHE_MB: '0' }, { prefix: ['taskset', '-c', '0'] });
     const expected = defaultPoolMax(true, 1, 2);
@@ -55,7 +53,9 @@ describe('svapi serve --workers 2 over a Postgres server on this host', () => {
 
     const { db, key } = svc;
     const database = (await db.knex.raw('SELECT current_database() AS name')).rows[0].name as string;
-    const connections = async () => Number((await db.knex.raw(
+    // A Postgres server counts the service's connections; the embedded database (tests without
+    // DATABASE_URL) is one session behind a multiplexer and has no pg_stat_activity to count them in.
+    const connections = db.embedded ? undefined : async () => Number((await db.knex.raw(
       "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = ? AND application_name = 'svapi-service'", [database])).rows[0].n);
     // Many calls at once, more than both workers' pools together would take at the old default.
     let most = 0;
@@ -67,12 +67,12 @@ describe('svapi serve --workers 2 over a Postgres server on this host', () => {
     };
     const burst = async () => {
       const statuses = await Promise.all(Array.from({ length: 60 }, (_, i) => call(i)));
-      most = Math.max(most, await connections());
+      if (connections) most = Math.max(most, await connections());
       return statuses;
     };
     // Until the pools have grown to what the load asks of them (each opens connections as needed).
-    expect(await eventually(async () => (await burst()).every((s) => s === 200) && most >= expected, 20_000)).toBe(true);
+    expect(await eventually(async () => (await burst()).every((s) => s === 200) && (!connections || most >= expected), 20_000)).toBe(true);
     for (let i = 0; i < 3; i++) await burst();
-    expect(most).toBeLessThanOrEqual(2 * expected);
+    if (connections) expect(most).toBeLessThanOrEqual(2 * expected);
   }, 60_000);
 });
