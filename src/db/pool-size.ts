@@ -28,8 +28,9 @@ function interfaceAddresses(): string[] {
  * at least 2 each (one query runs while the last one's answer is rendered). More queries at once
  * than that only lengthen each one, and the service's processes wait for the cores with them: on
  * 2 cores, 3 connections a worker instead of 10 made the overload's slowest call and `/healthz`
- * faster (docs/performance.md, "twenty-third pass"). Elsewhere the server's cores are unknown:
- * DEFAULT_POOL_MAX.
+ * faster, with as many answers a second once the queue refused only past a call's deadline
+ * (docs/performance.md, "twenty-third" and "twenty-fourth pass"). Elsewhere the server's cores
+ * are unknown: DEFAULT_POOL_MAX.
  */
 export function defaultPoolMax(onThisHost: boolean, cores: number, processes: number): number {
   if (!onThisHost) return DEFAULT_POOL_MAX;

@@ -62,10 +62,11 @@ interface Waiter {
  *   query ends past its deadline is not answered (lateForAnswer): rendering and sending an answer
  *   its caller has given up on would take the CPU from calls still in time;
  * - a call whose client closes its connection while it waits leaves the queue (CallerGone).
- * A call that finds a slot free gets it at once, however late it is. CoDel's own remedy, refusing every call
- * that has waited twice the target while the queue stands, is not applied: a closed loop of
- * callers (64 connections, each sending its next call when answered) keeps a queue standing at
- * any speed, and on a machine slowed by other work it was refused below capacity
+ * A call that finds a slot free gets it at once, however late it is. A burst whose waits stay
+ * within the deadline is served whole, however long the queue grew. CoDel's own remedy, refusing
+ * every call that has waited twice the target while the queue stands, is not applied: a closed
+ * loop of callers (64 connections, each sending its next call when answered) keeps a queue
+ * standing at any speed, and on a machine slowed by other work it was refused below capacity
  * (docs/performance.md, "twenty-fourth pass").
  */
 export class DbQueue {
