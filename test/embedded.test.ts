@@ -5,6 +5,8 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { ROOT, SVAPI_SOURCE, runCli } from './support/cli';
 import { need, testIf } from './support/needs';
+import { loadConfig } from '../src/config';
+import { INTERVAL_TARGETS } from '../src/pipeline/db-queue';
 
 // What a newcomer runs: `npm start` with no DATABASE_URL, on the embedded database.
 interface Started {
@@ -75,17 +77,34 @@ test('the first start says what it is doing meanwhile, step by step with timings
   expect(started.progress).toEqual(steps.map((s) => (typeof s === 'string' ? s : expect.stringMatching(s))));
 });
 
-test('the embedded database answers 50 concurrent requests without error', async () => {
+// The default guards refuse a call only when it would wait for a connection past its deadline
+// (5 x SVAPI_QUEUE_TARGET_MS from its arrival): on a machine that serves 50 calls within that,
+// every call is answered; on one so busy (CI's test workers at once) that the burst takes longer,
+// the calls that would be late may be refused, as the README's Overload section says, and no other way.
+const deadlineMs = loadConfig({}).SVAPI_QUEUE_TARGET_MS * INTERVAL_TARGETS;
+
+test('the embedded database answers 50 concurrent requests without error, refusing only calls that would wait past their deadline', async () => {
   const url = printed(/svapi listening on (http:\/\/\S+)/)[1];
   const [, devId, devKey] = printed(/demo credential: DevID=(\d+) DevKey=(\S+)/);
+  const began = performance.now();
   const calls = Array.from({ length: 50 }, (_, i) => {
     const op = i % 2 ? `GetMonster?MonsterID=${1 + (i % 30)}` : `GetMonsterGlobals?MonsterID=5&NumberOfGlobals=${1 + i}`;
+    const expected = i % 2 ? `<MonsterID>${1 + (i % 30)}</MonsterID>` : '<ArrayOfHuntingGlobal';
     return fetch(`${url}/API/hunting.asmx/${op}&DevID=${devId}&DevKey=${encodeURIComponent(devKey)}`)
-      .then(async (r) => ({ status: r.status, body: await r.text() }));
+      .then(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), body: await r.text(), expect: expected }));
   });
   const results = await Promise.all(calls);
-  expect(results.filter((r) => r.status !== 200)).toEqual([]);
-  expect(results[1].body).toContain('<MonsterID>2</MonsterID>');
+  const tookMs = performance.now() - began;
+  const refused = results.filter((r) => r.status === 503);
+  expect(results.filter((r) => r.status !== 200 && r.status !== 503)).toEqual([]);
+  for (const r of refused) {
+    expect(r.retryAfter).toMatch(/^\d+$/);
+    expect(r.body).toContain('<Code>ServiceUnavailable</Code>');
+  }
+  if (refused.length > 0) expect(tookMs).toBeGreaterThan(deadlineMs);
+  const answered = results.filter((r) => r.status === 200);
+  expect(answered.length).toBeGreaterThan(0);
+  for (const r of answered) expect(r.body).toContain(r.expect);
 });
 
 test('the CLI works against the running service\'s embedded database', async () => {
