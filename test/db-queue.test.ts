@@ -1,6 +1,7 @@
 // The DbQueue (src/pipeline/db-queue.ts): calls wait for a database connection in order, and are
 // refused only when they would wait beyond their deadline (5 x the target from their arrival),
-// whether or not the queue stands (the shortest wait of an interval above the target). Driven by a clock of the test's own (jest's fake timers).
+// whether or not the queue stands (the shortest wait of an interval above the target).
+// Driven by a clock of the test's own (jest's fake timers).
 
 import { EventEmitter } from 'node:events';
 import { CallerGone, DatabaseWaitTooLong, DbQueue, type CallerConnection } from '../src/pipeline/db-queue';

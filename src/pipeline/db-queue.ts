@@ -79,7 +79,9 @@ export class DbQueue {
   private head = 0;
   /** Waiters in `queue` past `head` that are settled (refused at their deadline, or gone). */
   private settledInQueue = 0;
+  /** CoDel's interval: the waits of one decide whether the queue stands in the next. */
   private readonly intervalMs: number;
+  /** A call's deadline from its arrival: one interval, so a call refused at it has waited through a whole one. */
   private readonly maxWaitMs: number;
   private intervalEnds: number;
   private shortest = Infinity;
@@ -89,7 +91,7 @@ export class DbQueue {
 
   constructor(private readonly settings: DbQueueSettings, private readonly onRefuse: () => void = () => {}, private readonly now = () => performance.now()) {
     this.intervalMs = INTERVAL_TARGETS * settings.targetMs;
-    this.maxWaitMs = INTERVAL_TARGETS * settings.targetMs;
+    this.maxWaitMs = this.intervalMs;
     this.intervalEnds = now() + this.intervalMs;
   }
 
