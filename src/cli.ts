@@ -59,13 +59,15 @@ program
     const logger = createLogger(config.LOG_LEVEL);
     const { runPrimary, startServer, startupLines } = serveModules();
     if (cluster.isWorker) return serveWorker(config, logger);
-    const workers = typeof opts.workers === 'number' ? opts.workers : usableCores();
+    // Read once: each reading goes through the cgroup files (cpu-quota.ts).
+    const cores = usableCores();
+    const workers = typeof opts.workers === 'number' ? opts.workers : cores;
     if (config.DATABASE_URL) {
       const chosen = !process.env.SVAPI_DB_POOL_MAX;
       const onThisHost = databaseOnThisHost(config.DATABASE_URL);
-      if (chosen) config.SVAPI_DB_POOL_MAX = defaultPoolMax(onThisHost, usableCores(), workers);
+      if (chosen) config.SVAPI_DB_POOL_MAX = defaultPoolMax(onThisHost, cores, workers);
       await checkServerDatabase(config, workers, logger);
-      if (chosen) logger.info({ poolMax: config.SVAPI_DB_POOL_MAX, databaseOnThisHost: onThisHost, cores: usableCores(), workers }, 'database connections per process (SVAPI_DB_POOL_MAX unset)');
+      if (chosen) logger.info({ poolMax: config.SVAPI_DB_POOL_MAX, databaseOnThisHost: onThisHost, cores, workers }, 'database connections per process (SVAPI_DB_POOL_MAX unset)');
     }
     // Only `--workers 1` is a single process: one core by default still gets a primary and one
     // worker, as a single process has neither the worker's bounded heap nor its 64 more listening
