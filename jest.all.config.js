@@ -3,7 +3,7 @@
 // embedded pass (CI_PASS=embedded) not those it runs once, in its Postgres pass (ONCE_IN_CI).
 const { ONCE_IN_CI, SERVER_ONLY, named } = require('./test/end-to-end');
 
-const left = [
+const leftOut = [
   ...(process.env.DATABASE_URL ? [] : SERVER_ONLY),
   ...(process.env.CI_PASS === 'embedded' ? ONCE_IN_CI : []),
 ].filter((name) => !named(name));
@@ -13,7 +13,7 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', ...left.map((name) => `/test/${name}\\.test\\.ts$`)],
+  testPathIgnorePatterns: ['/node_modules/', ...leftOut.map((name) => `/test/${name}\\.test\\.ts$`)],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   testTimeout: 60000,
   // Two cores: keep workers few; each file gets its own database (test/support/db.ts), on the
