@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import cliProgress from 'cli-progress';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, loadDatabaseConfig, environmentHelp, ConfigError, CONFIG_EXIT_CODE, DATABASE_SETTINGS, type Config, type DatabaseConfig } from './config';
+import { loadConfig, settingGiven, loadDatabaseConfig, environmentHelp, ConfigError, CONFIG_EXIT_CODE, DATABASE_SETTINGS, type Config, type DatabaseConfig } from './config';
 import { createKnex, databaseLocation, DatabaseUnreachableError, openDatabase, requireReachable } from './db/connect';
 import { warnIfOverBudget } from './db/connection-budget';
 import { migrateLatest, requireCurrentSchema } from './db/migrate';
@@ -63,7 +63,7 @@ program
     const cores = usableCores();
     const workers = typeof opts.workers === 'number' ? opts.workers : cores;
     if (config.DATABASE_URL) {
-      const chosen = !process.env.SVAPI_DB_POOL_MAX;
+      const chosen = !settingGiven('SVAPI_DB_POOL_MAX');
       const onThisHost = databaseOnThisHost(config.DATABASE_URL);
       if (chosen) config.SVAPI_DB_POOL_MAX = defaultPoolMax(onThisHost, cores, workers);
       await checkServerDatabase(config, workers, logger);

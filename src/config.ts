@@ -79,9 +79,14 @@ export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): Databa
   return parse(schema.pick(Object.fromEntries(DATABASE_SETTINGS.map((n) => [n, true])) as { [K in (typeof DATABASE_SETTINGS)[number]]: true }), env);
 }
 
+/** Whether `name` is set (not left to its default): an empty variable means "not set", as in most shells' `VAR= cmd`. */
+export function settingGiven(name: Setting, env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env[name];
+  return value !== undefined && value !== '';
+}
+
 function parse<T extends z.ZodTypeAny>(part: T, env: NodeJS.ProcessEnv): z.output<T> {
-  // An empty variable means "not set", as in most shells' `VAR= cmd`.
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const present = Object.fromEntries(Object.entries(env).filter(([name]) => settingGiven(name as Setting, env)));
   const parsed = part.safeParse(present);
   if (!parsed.success) {
     // One line per variable (a URL can fail two checks saying the same), its value left out when it may hold a password.
