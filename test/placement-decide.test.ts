@@ -44,9 +44,13 @@ test('both accepting, but a burst landed on one whose calls wait for its pool wh
   // The uncached bench's round where all 64 connections went to one worker (79 / 0.6% of a core).
   expect(workersToRelieve(reading(0.41, 2, [0.79, 120], [0.006, 0]))).toEqual([0]);
   expect(workersToRelieve(reading(0.41, 2, [0.006, 0], [0.79, 120]))).toEqual([1]);
-  // CPU-bound: only with half a core idle.
+  // CPU-bound, with a quarter of a core idle or more: the bench's cached rounds where one worker had the load (0.46 idle).
   expect(workersToRelieve(reading(0.6, 2, [0.95, 0], [0.01, 0]))).toEqual([0]);
-  expect(workersToRelieve(reading(0.3, 2, [0.95, 0], [0.01, 0]))).toEqual([]);
+  expect(workersToRelieve(reading(0.46, 2, [0.99, 0], [0.01, 0]))).toEqual([0]);
+  expect(workersToRelieve(reading(0.3, 2, [0.01, 0], [0.95, 0]))).toEqual([1]);
+  expect(workersToRelieve(reading(0.2, 2, [0.95, 0], [0.01, 0]))).toEqual([]);
+  // Neither saturated: nothing.
+  expect(workersToRelieve(reading(0.9, 2, [0.6, 0], [0.01, 0]))).toEqual([]);
   // Balanced, or no room on the machine, or the idle one is not accepting: nothing.
   expect(workersToRelieve(reading(0.41, 2, [0.55, 60], [0.5, 50]))).toEqual([]);
   expect(workersToRelieve(reading(0.1, 2, [0.79, 120], [0.006, 0]))).toEqual([]);

@@ -68,16 +68,25 @@ export function acceptingWorkers(r: Reading): number {
 
 /** An accepting worker using less CPU than this (cores), with no call waiting for its pool, is idle beside a saturated one. */
 export const IDLE_WORKER_CPU = 0.2;
+/**
+ * Idle CPU (cores) that lets a saturated worker give up connections to an idle one. Less than for
+ * spreading onto one more (SPREAD_IDLE_FOR_CPU): the idle worker is already accepting, and the
+ * machine's idle CPU is there only because one worker has the load. With one worker saturated on
+ * a 2-core machine beside the clients, 0.46 to 0.64 of a core was idle: at half a core, half the
+ * bench's cached rounds stayed on one worker (0.50 of the raw ceiling against 0.86 split; docs/performance.md,
+ * issue 18, twenty-sixth pass).
+ */
+export const RELIEVE_IDLE = 0.25;
 
 /**
  * The accepting workers that should give up half their connections (indexes into `r.workers`),
  * when the number accepting stays: kept alive, a connection stays on the worker that accepted it,
  * and a burst of new ones may all land on one while another idles (each accepts as fast as its
- * event loop turns). A worker saturated as for spreading (its pool, or its CPU, with the room on
- * the machine that needs) beside an accepting worker that idles gives up half.
+ * event loop turns). A worker saturated (its pool, or its CPU) beside an accepting worker that
+ * idles gives up half, when the machine has RELIEVE_IDLE for it.
  */
 export function workersToRelieve(r: Reading): number[] {
   const active = r.workers.slice(0, r.accepting);
-  if (!active.some((w) => w.cpu < IDLE_WORKER_CPU && w.waited === 0)) return [];
-  return active.flatMap((w, i) => (poolBound(w, r.idleCores) || cpuBound(w, r.idleCores) ? [i] : []));
+  if (r.idleCores < RELIEVE_IDLE || !active.some((w) => w.cpu < IDLE_WORKER_CPU && w.waited === 0)) return [];
+  return active.flatMap((w, i) => (w.waited > 0 || w.cpu >= SATURATED_CPU ? [i] : []));
 }

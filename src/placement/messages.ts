@@ -10,7 +10,12 @@ export const REPORT_MS = 500;
 export type PlacementMessage =
   | { [PLACEMENT_TAG]: 'load'; cpu: number; waited: number }
   | { [PLACEMENT_TAG]: 'accept'; accept: boolean }
-  | { [PLACEMENT_TAG]: 'shed'; share: number };
+  /**
+   * Give up `share` of the connections; with `pause`, accept none until they have closed: only
+   * when another worker surely accepts (the idle one beside a saturated one), since a port no
+   * worker listens on is closed (node:cluster's primary lets go of a socket no worker holds).
+   */
+  | { [PLACEMENT_TAG]: 'shed'; share: number; pause: boolean };
 
 /** A send's callback that drops its error: placement's messages are worth nothing once the other side is gone. */
 export const ignoreSendError = () => {};

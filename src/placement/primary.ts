@@ -27,7 +27,7 @@ const readingFields = (r: Reading) => ({
  * In the cluster primary (SVAPI_CLUSTER_SCHEDULING adaptive or pack), before forking: every
  * REPORT_MS, from the workers' reports and the machine's idle CPU (placement/decide.ts), has a
  * worker saturated beside an idle one give up half its connections (each closes after its next
- * answer; the client reconnects, most likely to the idle one). With `pack`, also decides which
+ * answer, and the worker accepts none until they have: the client reconnects to the idle one). With `pack`, also decides which
  * workers accept new connections: all of them at start and whenever a worker starts or ends, then
  * the first ones by id; a worker told to stop accepting moves its connections to those that do, and
  * when one more accepts, those that did give it a share.
@@ -99,13 +99,14 @@ export function placeConnections(logger: Logger, opts: { pack: boolean }): void 
     agreeing = 0;
 
     if (want === reading.accepting) {
-      for (const i of relieve) tell(workers[i], { [PLACEMENT_TAG]: 'shed', share: 0.5 });
+      for (const i of relieve) tell(workers[i], { [PLACEMENT_TAG]: 'shed', share: 0.5, pause: true });
       logger.info({ ...readingFields(reading), relievedWorkers: relieve.map((i) => workers[i].process.pid) }, 'connections moved off saturated workers');
       return;
     }
     const was = reading.accepting;
     workers.forEach((w, i) => tell(w, { [PLACEMENT_TAG]: 'accept', accept: i < want }));
-    if (want > was) for (const w of workers.slice(0, was)) tell(w, { [PLACEMENT_TAG]: 'shed', share: 1 - was / want });
+    // No pause: the workers told to accept may not listen yet.
+    if (want > was) for (const w of workers.slice(0, was)) tell(w, { [PLACEMENT_TAG]: 'shed', share: 1 - was / want, pause: false });
     accepting = want;
     logger.info({ ...readingFields(reading), acceptingWorkers: want, workers: workers.length },
       want > was ? 'connections spread over more workers' : 'connections packed onto fewer workers');
