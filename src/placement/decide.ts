@@ -72,9 +72,9 @@ export const IDLE_WORKER_CPU = 0.2;
  * Idle CPU (cores) that lets a saturated worker give up connections to an idle one. Less than for
  * spreading onto one more (SPREAD_IDLE_FOR_CPU): the idle worker is already accepting, and the
  * machine's idle CPU is there only because one worker has the load. With one worker saturated on
- * a 2-core machine beside the clients, 0.46 to 0.64 of a core was idle: at half a core, half the
- * bench's cached rounds stayed on one worker (0.50 of the raw ceiling against 0.86 split; docs/performance.md,
- * issue 18, twenty-sixth pass).
+ * a 2-core machine beside the clients, 0.46 to 0.64 of a core was idle: at half a core, two of
+ * three bench rounds of cached answers stayed on one worker (0.50 of the raw ceiling against 0.86
+ * split; docs/performance.md, issue 18, twenty-sixth pass).
  */
 export const RELIEVE_IDLE = 0.25;
 

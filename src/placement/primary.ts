@@ -27,10 +27,10 @@ const readingFields = (r: Reading) => ({
  * In the cluster primary (SVAPI_CLUSTER_SCHEDULING adaptive or pack), before forking: every
  * REPORT_MS, from the workers' reports and the machine's idle CPU (placement/decide.ts), has a
  * worker saturated beside an idle one give up half its connections (each closes after its next
- * answer, and the worker accepts none until they have: the client reconnects to the idle one). With `pack`, also decides which
- * workers accept new connections: all of them at start and whenever a worker starts or ends, then
- * the first ones by id; a worker told to stop accepting moves its connections to those that do, and
- * when one more accepts, those that did give it a share.
+ * answer, and the worker accepts none until they have: the client reconnects to the idle one).
+ * With `pack`, also decides which workers accept new connections: all of them at start and whenever
+ * a worker starts or ends, then the first ones by id; a worker told to stop accepting moves its
+ * connections to those that do, and when one more accepts, those that did give it a share.
  */
 export function placeConnections(logger: Logger, opts: { pack: boolean }): void {
   const loads = new Map<number, WorkerLoad>();

@@ -4,7 +4,7 @@
 // accept and refuse are recorded, not done. Prints one JSON object: what happened, in order, with
 // the milliseconds since the shed.
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import { followPlacement, SHED_PAUSE_MAX_MS } from '../../src/placement/worker';
 import { PLACEMENT_TAG, type PlacementMessage } from '../../src/placement/messages';
 
@@ -45,13 +45,13 @@ function ask(socket: Socket): Promise<boolean> {
   });
 }
 
-// After placement's own listener: a connection's end is noted before what placement does on it.
+// After placement's own listener, but what placement does on a close (listening again) waits for a
+// promise's turn: a connection's end is noted first.
 server.on('connection', (socket: Socket) => socket.once('close', () => note('closed')));
 
 async function main() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const net = await import('node:net');
   const sockets = await Promise.all(Array.from({ length: 4 }, () => new Promise<Socket>((resolve) => {
     const s = net.connect(port, '127.0.0.1', () => resolve(s));
   })));
