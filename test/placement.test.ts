@@ -20,22 +20,28 @@ let served: SpawnedServe | undefined;
 let hogs: ChildProcess[] = [];
 /** Every core busy, at the lowest priority: a process a core that takes what the others leave. */
 const startHogs = () => {
-  hogs = Array.from({ length: os.availableParallelism() }, () => spawn('nice', ['-n', '19', process.execPath, '-e', 'for (;;);'], { stdio: 'ignore' }));
+  hogs.push(...Array.from({ length: os.availableParallelism() }, () => spawn('nice', ['-n', '19', process.execPath, '-e', 'for (;;);'], { stdio: 'ignore' })));
 };
 const stopHogs = () => {
   for (const h of hogs) h.kill('SIGKILL');
   hogs = [];
 };
+/** Closed loops still running (closedLoop). */
+const running = new Set<{ stop: () => Promise<void> }>();
 // Its busy processes take every core; and what it measures needs the cores to itself.
 let letGo: (() => void) | undefined;
 beforeAll(async () => {
   letGo = await holdMachine();
 }, 600_000);
-afterAll(async () => {
+// A test that fails midway leaves its clients, its busy processes and its service going: the next
+// test would run beside them, and jest would not exit (a child process keeps it waiting).
+afterEach(async () => {
+  await Promise.all([...running].map((loop) => loop.stop()));
   stopHogs();
   await served?.stop();
-  letGo?.();
+  served = undefined;
 });
+afterAll(() => letGo?.());
 
 /**
  * Clients on kept-alive connections (undici, lighter than fetch: the service, not the client,
@@ -44,11 +50,11 @@ afterAll(async () => {
  */
 function closedLoop(origin: string, clients: number, path: () => string, alsoFine: number[] = []) {
   const pool = new Pool(origin, { connections: clients });
-  let running = true;
+  let going = true;
   const failures: string[] = [];
   let answered = 0;
   const loops = Array.from({ length: clients }, async () => {
-    while (running) {
+    while (going) {
       try {
         const res = await pool.request({ method: 'GET', path: path(), headersTimeout: 10_000, bodyTimeout: 10_000 });
         await res.body.dump();
@@ -59,15 +65,18 @@ function closedLoop(origin: string, clients: number, path: () => string, alsoFin
       }
     }
   });
-  return {
+  const loop = {
     failures,
     answered: () => answered,
     stop: async () => {
-      running = false;
+      going = false;
+      running.delete(loop);
       await Promise.all(loops);
       await pool.close();
     },
   };
+  running.add(loop);
+  return loop;
 }
 
 test('--workers 2, pack: packed onto one worker on a machine kept busy, with no request failing; on a Postgres server, spread again when calls wait for the database', async () => {
