@@ -40,7 +40,7 @@ interface Waiter {
   /** Granted, refused or gone: still in the array until the head passes it. */
   settled: boolean;
   since: number;
-  /** When the call arrived (its request's start): no call is kept beyond maxWait from then. */
+  /** When the call arrived (its request's start): no call is kept beyond its deadline (one interval) from then. */
   arrived: number;
   grant: (release: () => void) => void;
   refuse: (e: Error) => void;
@@ -79,10 +79,11 @@ export class DbQueue {
   private head = 0;
   /** Waiters in `queue` past `head` that are settled (refused at their deadline, or gone). */
   private settledInQueue = 0;
-  /** CoDel's interval: the waits of one decide whether the queue stands in the next. */
+  /**
+   * CoDel's interval: the waits of one decide whether the queue stands in the next. It is also a
+   * call's deadline from its arrival, so a call refused at it has waited through a whole interval.
+   */
   private readonly intervalMs: number;
-  /** A call's deadline from its arrival: one interval, so a call refused at it has waited through a whole one. */
-  private readonly maxWaitMs: number;
   private intervalEnds: number;
   private shortest = Infinity;
   private overloadedNow = false;
@@ -91,7 +92,6 @@ export class DbQueue {
 
   constructor(private readonly settings: DbQueueSettings, private readonly onRefuse: () => void = () => {}, private readonly now = () => performance.now()) {
     this.intervalMs = INTERVAL_TARGETS * settings.targetMs;
-    this.maxWaitMs = this.intervalMs;
     this.intervalEnds = now() + this.intervalMs;
   }
 
@@ -127,7 +127,7 @@ export class DbQueue {
     this.queued++;
     return new Promise((grant, refuse) => {
       const waiter: Waiter = { settled: false, since: now, arrived: now - before, grant, refuse, timer: undefined as unknown as NodeJS.Timeout };
-      waiter.timer = setTimeout(() => this.expire(waiter), this.maxWaitMs - before);
+      waiter.timer = setTimeout(() => this.expire(waiter), this.intervalMs - before);
       this.queue.push(waiter);
       // Once granted (or refused) the listener does nothing: cheaper than removing it.
       caller?.once('close', () => this.leave(waiter));
@@ -153,7 +153,7 @@ export class DbQueue {
 
   /** Whether the waiters ahead, at the recent time a call holds a slot, would keep a call that already spent `before` ms past its deadline. */
   private lateIfWaiting(before: number): boolean {
-    return before + ((this.waiting + 1) / this.settings.slots) * this.holdMs > this.maxWaitMs;
+    return before + ((this.waiting + 1) / this.settings.slots) * this.holdMs > this.intervalMs;
   }
 
   /**
@@ -165,7 +165,7 @@ export class DbQueue {
     if (arrived === undefined) return false;
     const now = this.now();
     this.roll(now);
-    return this.overloadedNow && now - arrived > this.maxWaitMs;
+    return this.overloadedNow && now - arrived > this.intervalMs;
   }
 
   /** A refusal for waiting too long, counted (to throw or reject with). */
@@ -200,7 +200,7 @@ export class DbQueue {
       const now = this.now();
       const waited = now - w.since;
       this.roll(now);
-      if (now - w.arrived > this.maxWaitMs) {
+      if (now - w.arrived > this.intervalMs) {
         this.settle(w).refuse(this.refusal());
         continue;
       }
