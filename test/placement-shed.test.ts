@@ -42,6 +42,12 @@ test('told to give up connections without a pause (the primary spreading onto a 
   expect(names(events)).toEqual(['shed', 'closed', 'closed', 'closing 2 of 4']);
 }, 30_000);
 
+test('told during the pause to give up more without a pause: the pause ends when it would have', async () => {
+  const { events, pauseMaxMs } = await run('shed-again');
+  expect(names(events)).toEqual(['shed', 'refuse', 'shed, no pause', 'accept']);
+  expect(events[3].ms).toBeLessThan(pauseMaxMs * 1.25);
+}, 30_000);
+
 test('told to accept during the pause (as when a worker starts or ends): listens again at once, and once only', async () => {
   const { events, pauseMaxMs } = await run('told-to-accept');
   expect(names(events)).toEqual(['shed', 'refuse', 'told to accept', 'accept']);

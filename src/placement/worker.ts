@@ -57,9 +57,12 @@ export function followPlacement(server: http.Server, opts: WorkerPlacementOption
     // Listening again can fail only as the server's 'error', which its handler logs.
     change = change.then(next).catch(() => {});
   };
-  const endPause = () => {
+  const clearPause = () => {
     clearTimeout(pauseEnds);
     leaving.clear();
+  };
+  const endPause = () => {
+    clearPause();
     follow();
   };
 
@@ -84,10 +87,7 @@ export function followPlacement(server: http.Server, opts: WorkerPlacementOption
     if (stopped || !isPlacement(message)) return;
     if (message[PLACEMENT_TAG] === 'accept') {
       // Told to accept (as every worker is when one starts or ends): at once, paused or not.
-      if (message.accept) {
-        clearTimeout(pauseEnds);
-        leaving.clear();
-      }
+      if (message.accept) clearPause();
       accepting = message.accept;
       follow();
     } else if (message[PLACEMENT_TAG] === 'shed') {
@@ -97,7 +97,8 @@ export function followPlacement(server: http.Server, opts: WorkerPlacementOption
         closing.add(socket);
         if (message.pause) leaving.add(socket);
       }
-      if (leaving.size === 0) return;
+      // A shed without a pause leaves one under way as it is.
+      if (!message.pause || leaving.size === 0) return;
       clearTimeout(pauseEnds);
       pauseEnds = setTimeout(endPause, SHED_PAUSE_MAX_MS);
       follow();

@@ -4,6 +4,7 @@
 // accept and refuse are recorded, not done. Prints one JSON object: what happened, in order, with
 // the milliseconds since the shed.
 import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import net, { type AddressInfo, type Socket } from 'node:net';
 import { followPlacement, SHED_PAUSE_MAX_MS } from '../../src/placement/worker';
 import { PLACEMENT_TAG, type PlacementMessage } from '../../src/placement/messages';
@@ -45,6 +46,13 @@ function ask(socket: Socket): Promise<boolean> {
   });
 }
 
+/** One request on each of `sockets`, at once: which answers said they close (noted). */
+async function askAll(sockets: Socket[]): Promise<boolean[]> {
+  const closes = await Promise.all(sockets.map(ask));
+  note(`closing ${closes.filter(Boolean).length} of ${closes.length}`);
+  return closes;
+}
+
 // After placement's own listener, but what placement does on a close (listening again) waits for a
 // promise's turn: a connection's end is noted first.
 server.on('connection', (socket: Socket) => socket.once('close', () => note('closed')));
@@ -62,31 +70,35 @@ async function main() {
   note('shed');
   if (scenario === 'answered') {
     // Each connection sends its next request: half are told to close, and do.
-    const closes = await Promise.all(sockets.map(ask));
-    note(`closing ${closes.filter(Boolean).length} of ${closes.length}`);
+    const closes = await askAll(sockets);
     await Promise.all(sockets.filter((_, i) => closes[i]).map((s) => new Promise((resolve) => s.end(() => s.once('close', resolve)))));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   } else if (scenario === 'silent') {
     // No connection sends anything: the pause ends at SHED_PAUSE_MAX_MS.
-    await new Promise((resolve) => setTimeout(resolve, SHED_PAUSE_MAX_MS + 200));
+    await sleep(SHED_PAUSE_MAX_MS + 200);
+  } else if (scenario === 'shed-again') {
+    // Told, during the pause, to give up more without a pause: the pause still ends when it would.
+    await sleep(SHED_PAUSE_MAX_MS / 2);
+    note('shed, no pause');
+    tell({ [PLACEMENT_TAG]: 'shed', share: 0.5, pause: false });
+    await sleep(SHED_PAUSE_MAX_MS);
   } else if (scenario === 'no-pause') {
     // Told to give up connections without a pause: it goes on accepting.
-    const closes = await Promise.all(sockets.map(ask));
-    note(`closing ${closes.filter(Boolean).length} of ${closes.length}`);
-    await new Promise((resolve) => setTimeout(resolve, SHED_PAUSE_MAX_MS + 200));
+    await askAll(sockets);
+    await sleep(SHED_PAUSE_MAX_MS + 200);
   } else if (scenario === 'told-to-accept') {
     // Told to accept during the pause (as when a worker starts or ends): it listens again at once.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     note('told to accept');
     tell({ [PLACEMENT_TAG]: 'accept', accept: true });
-    await new Promise((resolve) => setTimeout(resolve, SHED_PAUSE_MAX_MS + 200));
+    await sleep(SHED_PAUSE_MAX_MS + 200);
   } else if (scenario === 'told-to-stop') {
     // Told to stop accepting during the pause: it does not listen again when the pause ends, only when told to accept.
     tell({ [PLACEMENT_TAG]: 'accept', accept: false });
-    await new Promise((resolve) => setTimeout(resolve, SHED_PAUSE_MAX_MS + 200));
+    await sleep(SHED_PAUSE_MAX_MS + 200);
     note('told to accept');
     tell({ [PLACEMENT_TAG]: 'accept', accept: true });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
   placement.stop();
   for (const s of sockets) s.destroy();
