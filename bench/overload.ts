@@ -45,7 +45,7 @@ interface Phase {
   /** Peak RSS of each process of the service (primary first), MB. */
   peakRssMB: number[];
   /** /healthz probed during the phase (overload only). */
-  healthz?: Percentiles & { failed: number };
+  healthz?: Percentiles & { failed: number; slowestStartedAfterMs: number };
   /** One normal call right after the phase. */
   after: { status: number; ms: number; ok: boolean };
 }
@@ -79,27 +79,32 @@ async function peaksDuring<T>(pids: number[], run: () => Promise<T>): Promise<{ 
   }
 }
 
-/** GET /healthz on a new connection each time, one after another (100 ms apart) until `stop()`; started as the load starts. */
+/**
+ * GET /healthz on a new connection each time, one after another (100 ms apart) until `stop()`;
+ * started as the load starts. Also when the slowest probe began: at the start, behind the
+ * clients' connections and first requests all at once, or in the steady overload.
+ */
 function probeHealthz(origin: string) {
   const times: number[] = [];
+  const startedAt = performance.now();
+  let slowest = { ms: -1, startedAfterMs: 0 };
   let failed = 0;
   let running = true;
   const once = () => new Promise<void>((resolve) => {
     const t0 = performance.now();
+    const done = (ok: boolean) => {
+      const ms = performance.now() - t0;
+      times.push(ms);
+      if (ms > slowest.ms) slowest = { ms, startedAfterMs: t0 - startedAt };
+      if (!ok) failed++;
+      resolve();
+    };
     const req = http.get(`${origin}/healthz`, { agent: false, timeout: 10_000 }, (res) => {
       res.resume();
-      res.on('end', () => {
-        times.push(performance.now() - t0);
-        if (res.statusCode !== 200) failed++;
-        resolve();
-      });
+      res.on('end', () => done(res.statusCode === 200));
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', () => {
-      times.push(performance.now() - t0);
-      failed++;
-      resolve();
-    });
+    req.on('error', () => done(false));
   });
   const loop = (async () => {
     while (running) {
@@ -111,7 +116,7 @@ function probeHealthz(origin: string) {
     async stop() {
       running = false;
       await loop;
-      return { ...percentiles(times), failed };
+      return { ...percentiles(times), failed, slowestStartedAfterMs: Math.round(slowest.startedAfterMs) };
     },
   };
 }
@@ -175,7 +180,7 @@ export async function runOverload(o: OverloadOptions): Promise<boolean> {
       + `, ${p.load.refused.count} refused (p50 ${p.load.refused.p50} ms, p99 ${p.load.refused.p99} ms, max ${p.load.refused.max} ms)`
       + `; the slowest began ${(p.load.slowest.startedAfterMs / 1000).toFixed(1)} s into the phase`
       + `${p.load.other ? `, OTHER ${p.load.other} (connection errors ${p.load.connectionErrors}): ${p.load.otherSample}` : ''}`
-      + `${p.healthz ? `; /healthz ${p.healthz.count} probes, p50 ${p.healthz.p50} ms, max ${p.healthz.max} ms${p.healthz.failed ? `, ${p.healthz.failed} FAILED` : ''}` : ''}`
+      + `${p.healthz ? `; /healthz ${p.healthz.count} probes, p50 ${p.healthz.p50} ms, max ${p.healthz.max} ms (began ${(p.healthz.slowestStartedAfterMs / 1000).toFixed(1)} s into the phase)${p.healthz.failed ? `, ${p.healthz.failed} FAILED` : ''}` : ''}`
       + `; peak RSS ${p.peakRssMB.join(' / ')} MB; then a normal call: ${p.after.status}${p.after.ok ? '' : ' (WRONG)'} in ${p.after.ms} ms`;
 
     if (o.warmupSeconds > 0) await closedLoop(origin, requests, o.connections, o.warmupSeconds, { threads: CLIENT_THREADS });
