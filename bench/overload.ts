@@ -11,7 +11,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { buildRequest, BINDINGS, countRecords, type Operation } from './lib/cases';
-import { closedLoop, percentiles, type CheckedRequest, type LoadResult, type Percentiles } from './lib/closed-loop';
+import { closedLoop, percentiles, type CheckedRequest, type LoadResult, type Percentiles, type Slowest } from './lib/closed-loop';
 import { describeDatabase, existingDatabase, redact } from './lib/database';
 import { peakRss, processTree, resetPeak, rss, runSvapi, type Child } from './lib/proc';
 
@@ -45,7 +45,7 @@ interface Phase {
   /** Peak RSS of each process of the service (primary first), MB. */
   peakRssMB: number[];
   /** /healthz probed during the phase (overload only). */
-  healthz?: Percentiles & { failed: number; slowestStartedAfterMs: number };
+  healthz?: Percentiles & { failed: number; slowest: Slowest };
   /** One normal call right after the phase. */
   after: { status: number; ms: number; ok: boolean };
 }
@@ -87,7 +87,7 @@ async function peaksDuring<T>(pids: number[], run: () => Promise<T>): Promise<{ 
 function probeHealthz(origin: string) {
   const times: number[] = [];
   const startedAt = performance.now();
-  let slowest = { ms: -1, startedAfterMs: 0 };
+  let slowest: Slowest = { ms: -1, startedAfterMs: 0 };
   let failed = 0;
   let running = true;
   const once = () => new Promise<void>((resolve) => {
@@ -116,7 +116,7 @@ function probeHealthz(origin: string) {
     async stop() {
       running = false;
       await loop;
-      return { ...percentiles(times), failed, slowestStartedAfterMs: Math.round(slowest.startedAfterMs) };
+      return { ...percentiles(times), failed, slowest: { ms: Math.round(slowest.ms * 10) / 10, startedAfterMs: Math.round(slowest.startedAfterMs) } };
     },
   };
 }
@@ -180,7 +180,7 @@ export async function runOverload(o: OverloadOptions): Promise<boolean> {
       + `, ${p.load.refused.count} refused (p50 ${p.load.refused.p50} ms, p99 ${p.load.refused.p99} ms, max ${p.load.refused.max} ms)`
       + `; the slowest began ${(p.load.slowest.startedAfterMs / 1000).toFixed(1)} s into the phase`
       + `${p.load.other ? `, OTHER ${p.load.other} (connection errors ${p.load.connectionErrors}): ${p.load.otherSample}` : ''}`
-      + `${p.healthz ? `; /healthz ${p.healthz.count} probes, p50 ${p.healthz.p50} ms, max ${p.healthz.max} ms (began ${(p.healthz.slowestStartedAfterMs / 1000).toFixed(1)} s into the phase)${p.healthz.failed ? `, ${p.healthz.failed} FAILED` : ''}` : ''}`
+      + `${p.healthz ? `; /healthz ${p.healthz.count} probes, p50 ${p.healthz.p50} ms, max ${p.healthz.max} ms (began ${(p.healthz.slowest.startedAfterMs / 1000).toFixed(1)} s into the phase)${p.healthz.failed ? `, ${p.healthz.failed} FAILED` : ''}` : ''}`
       + `; peak RSS ${p.peakRssMB.join(' / ')} MB; then a normal call: ${p.after.status}${p.after.ok ? '' : ' (WRONG)'} in ${p.after.ms} ms`;
 
     if (o.warmupSeconds > 0) await closedLoop(origin, requests, o.connections, o.warmupSeconds, { threads: CLIENT_THREADS });
