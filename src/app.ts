@@ -16,7 +16,7 @@ import { callHandler } from './pipeline/handle';
 import { router, type PageHandler, type RoutedCall, type RoutedEndpoint } from './http/router';
 import { InFlightLimit } from './pipeline/in-flight';
 import { EventLoopGuard } from './pipeline/event-loop-guard';
-import { RENDER_SLICE_MS, TurnSlices } from './pipeline/turn-slices';
+import { CALL_SLICE_MS, RENDER_SLICE_MS, TurnSlices } from './pipeline/turn-slices';
 import { DbQueue } from './pipeline/db-queue';
 import { EarlyRetries } from './pipeline/early-retries';
 import { Arrivals } from './pipeline/arrivals';
@@ -82,6 +82,7 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
     earlyRetries: new EarlyRetries(),
     arrivals: new Arrivals(),
     renderSlices: new TurnSlices(RENDER_SLICE_MS),
+    callSlices: new TurnSlices(CALL_SLICE_MS),
     wsdl: new WsdlDocuments(config.SVAPI_NAMESPACE),
   };
   let draining = false;

@@ -85,3 +85,24 @@ test('a new turn starts a new budget', async () => {
   void s.run(job(1, 'b', log));
   expect(log).toEqual(['a', 'b']);
 });
+
+test('post: a job runs at once, told it waited 0, while the turn is within its budget; one put off is told how long it waited', async () => {
+  const { s, job } = slices();
+  const log: string[] = [];
+  const waits: Record<string, number> = {};
+  const told = (name: string, ms: number) => (waited: number) => {
+    waits[name] = waited;
+    job(ms, name, log)();
+  };
+  s.post(told('a', BUDGET - 1));
+  s.post(told('b', 2));
+  // The budget is spent: c and d are put off at the same time, and d also waits for c's slice.
+  s.post(told('c', BUDGET));
+  s.post(told('d', 1));
+  expect(log).toEqual(['a', 'b']);
+  await nextTurn();
+  expect(log).toEqual(['a', 'b', 'c']);
+  await nextTurn();
+  expect(log).toEqual(['a', 'b', 'c', 'd']);
+  expect(waits).toEqual({ a: 0, b: 0, c: 0, d: BUDGET });
+});

@@ -118,7 +118,7 @@ export function router(site: Site, begin: (req: Req, res: Res) => void): http.Re
     if (routes.length === 0) return target === 'endpoint' && method === 'GET' ? servePage(owner.page, req, res) : notFound(res, ns);
     const type = (res.locals.contentType = parseContentType(req.headers['content-type']));
     const chosen = routes.length === 1 ? routes[0] : pick(routes, type?.essence ?? '');
-    void chosen.handle(req, res, operation);
+    chosen.handle(req, res, operation);
   };
 }
 

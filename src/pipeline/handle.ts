@@ -16,11 +16,11 @@ import type { ServiceContext } from './service-context';
 /** The overload refusal every refused call is answered with (one error, not one per call). */
 const OVERLOADED = errors.overloaded(OVERLOAD_RETRY_AFTER_S);
 
-export type CallHandler = (req: Req, res: Res, operation: string | undefined) => Promise<void>;
+export type CallHandler = (req: Req, res: Res, operation: string | undefined) => void;
 
 /**
  * The pipeline of an operation call, the same for every binding: an early retry's wait
- * (EarlyRetries), admission (before the body is read), read (the binding), authenticate, decode,
+ * (EarlyRetries), a turn's slice (callSlices), admission (before the body is read), read (the binding), authenticate, decode,
  * then the cached answer (or: wait for a database connection in the DbQueue, run the operation,
  * render it with the binding) sent as the request negotiates (http/answer.ts: compressed, or 304
  * to a conditional GET), and on any failure the binding's error answer. The access log reads what
@@ -31,17 +31,10 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
   // With no answer cache every call reads the database: one the DbQueue would refuse is refused
   // before its request is read and its credentials checked (under overload, most calls are).
   const everyCallReads = ctx.results.enabled ? undefined : ctx.dbQueue;
-  return async (req, res, operation) => {
+
+  const taken = async (req: Req, res: Res, operation: string | undefined, name: string | undefined, waitedMs: number): Promise<void> => {
     const locals = res.locals;
-    locals.arrivedAt = ctx.arrivals.arrival(locals.startedAt!);
-    let name = binding.nameOf(req, res);
-    if (name) locals.binding = name;
-    const early = ctx.earlyRetries.wait(req.socket);
-    if (early) {
-      await early;
-      if (res.destroyed) return;
-    }
-    const release = ctx.limit.admit(res, everyCallReads);
+    const release = ctx.limit.admit(res, everyCallReads, waitedMs);
     if (!release) {
       if (operation !== undefined) locals.operation = findOperation(endpoint.name, operation)?.name;
       locals.outcome = 'ServiceUnavailable';
@@ -79,6 +72,20 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
     } finally {
       release();
     }
+  };
+
+  // Taken up in a slice of a turn (callSlices), when it has not closed meanwhile.
+  return (req, res, operation) => {
+    const locals = res.locals;
+    locals.arrivedAt = ctx.arrivals.arrival(locals.startedAt!);
+    const name = binding.nameOf(req, res);
+    if (name) locals.binding = name;
+    const take = (waitedMs: number) => {
+      if (!res.destroyed) void taken(req, res, operation, name, waitedMs);
+    };
+    const early = ctx.earlyRetries.wait(req.socket);
+    if (early) void early.then(() => ctx.callSlices.post(take));
+    else ctx.callSlices.post(take);
   };
 }
 

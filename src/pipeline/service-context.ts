@@ -25,5 +25,7 @@ export interface ServiceContext extends OperationContext {
   arrivals: Arrivals;
   /** Where answers made from the database are rendered, a slice of each turn at a time. */
   renderSlices: TurnSlices;
+  /** Where operation calls are taken up (admission on), a slice of each turn at a time. */
+  callSlices: TurnSlices;
   wsdl: WsdlDocuments;
 }
