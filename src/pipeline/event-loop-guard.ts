@@ -11,9 +11,10 @@ const BUSY_SHARE = 0.9;
  * Whether this process's event loop is overloaded, as @fastify/under-pressure decides it: Node's
  * own event-loop delay histogram (perf_hooks.monitorEventLoopDelay, a timer every 10 ms that
  * records how late it fires), read every EVENT_LOOP_SAMPLE_MS by a timer whose own lateness counts
- * as well (as overload-protection measures it); the loop is overloaded while the longest delay
- * of the last reading exceeds `maxDelayMs` and the loop was busy (its utilization,
- * performance.eventLoopUtilization) at least BUSY_SHARE of that time, in two readings in a row.
+ * as well (as overload-protection measures it), and the longest a call waited for its slice of a
+ * turn (waited); the loop is overloaded while the longest delay of the last reading exceeds
+ * `maxDelayMs` and the loop was busy (its utilization, performance.eventLoopUtilization) at least
+ * BUSY_SHARE of that time, in two readings in a row.
  * The longest delay, not the mean: a caller (a /healthz probe, a new connection) that arrives
  * during a long turn waits for all of it, and a few long turns among many short ones (a batch of
  * large answers rendered in one turn) hardly move the mean. A busy loop that keeps up (every
@@ -31,6 +32,8 @@ export class EventLoopGuard {
   private timer: NodeJS.Timeout;
   private readingDue: number;
   private utilization: EventLoopUtilization = performance.eventLoopUtilization();
+  /** The longest wait for a slice of a turn (waited) since the last reading. */
+  private longestWait = 0;
 
   constructor(readonly maxDelayMs: number) {
     this.histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
@@ -50,6 +53,15 @@ export class EventLoopGuard {
     return this.overloadedNow;
   }
 
+  /**
+   * A call waited `ms` for its slice of a turn (TurnSlices): a wait for the event loop that no
+   * timer sees (the turns stay short while the calls put off wait). The next reading counts the
+   * longest as a delay.
+   */
+  waited(ms: number): void {
+    if (ms > this.longestWait) this.longestWait = ms;
+  }
+
   stop(): void {
     clearTimeout(this.timer);
     this.histogram.disable();
@@ -62,8 +74,9 @@ export class EventLoopGuard {
     const at = performance.now();
     const lateBy = at - this.readingDue;
     this.readingDue = at + EVENT_LOOP_SAMPLE_MS;
-    this.delayMs = Math.max(lateBy, h.count > 0 ? h.max / 1e6 - RESOLUTION_MS : 0, 0);
+    this.delayMs = Math.max(lateBy, h.count > 0 ? h.max / 1e6 - RESOLUTION_MS : 0, this.longestWait, 0);
     h.reset();
+    this.longestWait = 0;
     const now = performance.eventLoopUtilization();
     const busy = performance.eventLoopUtilization(now, this.utilization).utilization;
     this.utilization = now;

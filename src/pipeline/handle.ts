@@ -74,7 +74,13 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
     }
   };
 
-  // Taken up in a slice of a turn (callSlices), when it has not closed meanwhile.
+  // Taken up when it has not closed meanwhile: at once, or in a slice of a turn (callSlices) after
+  // an early retry's wait, with the answer cache off (every call needs the database), or while
+  // calls wait for a database connection. Then hundreds come due, or are read, in one turn
+  // (refused together, they retry together; a thousand clients connect at once), and taken up at
+  // once they held the loop for up to 320 ms. A flood of cached answers is taken up at once: put
+  // off in slices, its calls waited longer and fewer were answered (docs/performance.md,
+  // twenty-eighth pass).
   return (req, res, operation) => {
     const locals = res.locals;
     locals.arrivedAt = ctx.arrivals.arrival(locals.startedAt!);
@@ -85,7 +91,8 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
     };
     const early = ctx.earlyRetries.wait(req.socket);
     if (early) void early.then(() => ctx.callSlices.post(take));
-    else ctx.callSlices.post(take);
+    else if (everyCallReads || ctx.dbQueue.waiting > 0) ctx.callSlices.post(take);
+    else take(0);
   };
 }
 

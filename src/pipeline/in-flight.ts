@@ -24,15 +24,16 @@ export class InFlightLimit {
    * Counts a call in, or counts a refusal and gives undefined: the caller then answers
    * ServiceUnavailable. The function returned counts the call out (once; also when the
    * connection closes first). `dbQueue`: given when the call is sure to need a database connection.
-   * `waitedMs`: how long the call waited for a slice of a turn (TurnSlices), as a wait for the
-   * event loop: one longer than the loop's longest delay is refused as the loop's overload.
+   * `waitedMs`: how long the call waited for a slice of a turn (TurnSlices), a wait for the event
+   * loop that the EventLoopGuard counts.
    */
   admit(res: Res, dbQueue?: DbQueue, waitedMs = 0): (() => void) | undefined {
+    if (waitedMs > 0) this.loop.waited(waitedMs);
     if (this.inFlight >= this.max) {
       this.report.note('ceiling');
       return undefined;
     }
-    if (this.loop.overloaded || waitedMs > this.loop.maxDelayMs) {
+    if (this.loop.overloaded) {
       this.report.note('event-loop');
       return undefined;
     }
