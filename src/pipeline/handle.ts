@@ -20,11 +20,11 @@ export type CallHandler = (req: Req, res: Res, operation: string | undefined) =>
 
 /**
  * The pipeline of an operation call, the same for every binding: an early retry's wait
- * (EarlyRetries), a turn's slice (callSlices), admission (before the body is read), read (the binding), authenticate, decode,
- * then the cached answer (or: wait for a database connection in the DbQueue, run the operation,
- * render it with the binding) sent as the request negotiates (http/answer.ts: compressed, or 304
- * to a conditional GET), and on any failure the binding's error answer. The access log reads what
- * is put in res.locals.
+ * (EarlyRetries), a slice of a turn (callSlices), admission (before the body is read), read (the
+ * binding), authenticate, decode, then the cached answer (or: wait for a database connection in
+ * the DbQueue, run the operation, render it with the binding) sent as the request negotiates
+ * (http/answer.ts: compressed, or 304 to a conditional GET), and on any failure the binding's
+ * error answer. The access log reads what is put in res.locals.
  */
 export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: ServiceContext): CallHandler {
   const trustProxy = ctx.config.SVAPI_TRUST_PROXY;

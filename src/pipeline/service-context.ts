@@ -25,7 +25,10 @@ export interface ServiceContext extends OperationContext {
   arrivals: Arrivals;
   /** Where answers made from the database are rendered, a slice of each turn at a time. */
   renderSlices: TurnSlices;
-  /** Where operation calls are taken up (admission on), a slice of each turn at a time. */
+  /**
+   * Where operation calls are taken up (admission on), a slice of each turn at a time: after an
+   * early retry's wait, with the answer cache off, or while calls wait for a database connection.
+   */
   callSlices: TurnSlices;
   wsdl: WsdlDocuments;
 }
