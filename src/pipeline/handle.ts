@@ -86,13 +86,16 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
     locals.arrivedAt = ctx.arrivals.arrival(locals.startedAt!);
     const name = binding.nameOf(req, res);
     if (name) locals.binding = name;
+    const early = ctx.earlyRetries.wait(req.socket);
+    if (!early && !everyCallReads && ctx.dbQueue.waiting === 0) {
+      void taken(req, res, operation, name, 0);
+      return;
+    }
     const take = (waitedMs: number) => {
       if (!res.destroyed) void taken(req, res, operation, name, waitedMs);
     };
-    const early = ctx.earlyRetries.wait(req.socket);
     if (early) void early.then(() => ctx.callSlices.post(take));
-    else if (everyCallReads || ctx.dbQueue.waiting > 0) ctx.callSlices.post(take);
-    else take(0);
+    else ctx.callSlices.post(take);
   };
 }
 
