@@ -1,16 +1,13 @@
 import type { Knex } from 'knex';
 import type { LimitStore } from './auth/limit-store';
 import { readSchemaIsCurrent } from './db/queries/schema';
-import type { Res } from './http/exchange';
+import { sendBody, type Res } from './http/exchange';
 import type { Metrics } from './metrics';
 import type { PageHandler } from './http/router';
 
 /** A plain-text answer with its length (a HEAD gets the headers alone). */
 function sendText(res: Res, status: number, contentType: string, text: string): void {
-  res.statusCode = status;
-  res.setHeader('Content-Type', contentType);
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+  sendBody(res, status, contentType, text);
 }
 
 const TEXT = 'text/plain; charset=utf-8';

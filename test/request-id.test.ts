@@ -50,6 +50,24 @@ test('every kind of response carries a generated X-Request-Id', async () => {
   expect(ids.size).toBe(requests.length);
 });
 
+test('the answers written without a body carry it too: 304 to a conditional GET, HEAD of a page, a compressed answer', async () => {
+  const url = `${svc.url}${WEAPONS}/GetWeapons?DevID=${svc.key.devId}&DevKey=${encodeURIComponent(svc.key.devKey)}&SearchWord=a`;
+  const first = await send(url);
+  const etag = first.headers.get('etag');
+  expect(etag).toBeTruthy();
+  // A Cache-Control of its own, or fetch adds `no-cache` to a conditional request, which asks for the answer itself.
+  const notModified = await send(url, { headers: { 'If-None-Match': etag!, 'Cache-Control': 'max-age=0' } });
+  expect(notModified.status).toBe(304);
+  expect(notModified.headers.get('x-request-id')).toMatch(UUID);
+  expect(notModified.headers.get('etag')).toBe(etag);
+  const head = await send(`${svc.url}/healthz`, { method: 'HEAD' });
+  expect([head.status, head.headers.get('content-length'), head.body]).toEqual([200, '2', '']);
+  expect(head.headers.get('x-request-id')).toMatch(UUID);
+  const gzip = await send(`${svc.url}${WEAPONS}?wsdl`, { headers: { 'Accept-Encoding': 'gzip' } });
+  expect([gzip.status, gzip.headers.get('vary')]).toEqual([200, 'Accept-Encoding']);
+  expect(gzip.headers.get('x-request-id')).toMatch(UUID);
+});
+
 test('a short safe incoming X-Request-Id is kept; anything else is replaced', async () => {
   for (const id of ['abc-123', 'A.b_C-9', 'x'.repeat(64), '0e8c1a0f-1111-4222-8333-444455556666']) {
     for (const binding of BINDINGS) {

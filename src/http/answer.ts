@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import { preferredCoding, type Coding } from './accept-encoding';
-import { sendBody, type Req, type Res } from './exchange';
+import { headerList, sendBody, type Req, type Res } from './exchange';
 import { clientHasTag } from './if-none-match';
 import { bodyHash } from './entity-tag';
 
@@ -123,21 +123,22 @@ export class Answer {
  * If-None-Match names that tag.
  */
 export function sendAnswer(req: Req, res: Res, contentType: string, answer: Answer, validate: boolean, headers?: Record<string, string>): void {
+  const list = headerList(res);
   let coding: Coding | undefined;
   if (answer.compressible) {
-    res.setHeader('Vary', 'Accept-Encoding');
+    list.push('Vary', 'Accept-Encoding');
     coding = preferredCoding(req.headers['accept-encoding']);
   }
   if (validate) {
     const etag = answer.etag(coding);
-    res.setHeader('ETag', etag);
+    list.push('ETag', etag);
     if (clientHasTag(req.headers, etag)) {
-      res.statusCode = 304;
+      res.writeHead(304, list);
       res.end();
       return;
     }
   }
-  if (coding === undefined) return sendBody(res, 200, contentType, answer.body, headers);
-  res.setHeader('Content-Encoding', coding);
-  sendBody(res, 200, contentType, answer.encoded(coding), headers);
+  if (coding === undefined) return sendBody(res, 200, contentType, answer.body, headers, list);
+  list.push('Content-Encoding', coding);
+  sendBody(res, 200, contentType, answer.encoded(coding), headers, list);
 }

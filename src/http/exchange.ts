@@ -52,10 +52,22 @@ export function queryOf(req: Req): string {
   return q < 0 ? '' : url.slice(q + 1);
 }
 
-/** Sends a whole answer with these headers. */
-export function sendBody(res: Res, status: number, contentType: string, body: string | Buffer, headers?: Record<string, string>): void {
-  res.statusCode = status;
-  if (headers) for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-  res.setHeader('Content-Type', contentType);
+/**
+ * A response's headers as Node's `writeHead` takes them, flat (name, value, ...), begun with its
+ * request id (every response carries it: http/request-id.ts). Written in one `writeHead`, such a
+ * list is stored as it is, where each `setHeader` validated, lower-cased and kept its header in a
+ * table that `writeHead` then walked: a tenth of a cached answer's CPU outside the kernel
+ * (docs/performance.md, twenty-ninth pass).
+ */
+export function headerList(res: Res): string[] {
+  const id = res.locals.requestId;
+  return id === undefined ? [] : ['X-Request-Id', id];
+}
+
+/** Sends a whole answer: the headers of `list`, then `headers`, its type and its length. */
+export function sendBody(res: Res, status: number, contentType: string, body: string | Buffer, headers?: Readonly<Record<string, string>>, list = headerList(res)): void {
+  if (headers) for (const name in headers) list.push(name, headers[name]);
+  list.push('Content-Type', contentType, 'Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length));
+  res.writeHead(status, list);
   res.end(body);
 }

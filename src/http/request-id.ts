@@ -7,15 +7,15 @@ const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**
  * Run first for every request: every response (results, faults, error documents, pages, WSDLs,
- * 404, 405, 413) carries `X-Request-Id`, so what a client is told (a code and a message) can be
- * matched with the detail in the log.
+ * 404, 405, 413) carries `X-Request-Id`, written with its other headers (exchange.ts
+ * `headerList`), so what a client is told (a code and a message) can be matched with the detail
+ * in the log.
  */
 export function assignRequestId(req: Req, res: Res, logger: Logger): void {
   const incoming = req.headers['x-request-id'];
   const id = typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : crypto.randomUUID();
   res.locals.requestId = id;
   res.locals.log = logger;
-  res.setHeader('X-Request-Id', id);
 }
 
 /** A logger bound to the request's id (made only when something is logged), else the fallback. */

@@ -34,8 +34,7 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
 
   const taken = async (req: Req, res: Res, operation: string | undefined, name: string | undefined, waitedMs: number): Promise<void> => {
     const locals = res.locals;
-    const release = ctx.limit.admit(res, everyCallReads, waitedMs);
-    if (!release) {
+    if (!ctx.limit.admit(res, everyCallReads, waitedMs)) {
       if (operation !== undefined) locals.operation = findOperation(endpoint.name, operation)?.name;
       locals.outcome = 'ServiceUnavailable';
       ctx.earlyRetries.refused(req.socket);
@@ -70,7 +69,7 @@ export function callHandler(endpoint: Endpoint, binding: EndpointBinding, ctx: S
       locals.outcome = error.code;
       binding.writeError(res, error, name);
     } finally {
-      release();
+      ctx.limit.release();
     }
   };
 

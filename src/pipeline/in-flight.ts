@@ -12,8 +12,8 @@ import type { OverloadReport } from './overload-report';
  * that need the database are refused only when waiting for a connection would make them late
  * (DbQueue): here, when admit is given the DbQueue because every call needs it (no answer cache),
  * else once the call's body tells that its answer is not cached. A call counts from its handler's
- * start until the handler has written its answer (or the connection closed first). Pages, WSDLs,
- * /healthz, /readyz and /metrics do not pass here.
+ * start until the handler has written its answer, or failed. Pages, WSDLs, /healthz, /readyz and
+ * /metrics do not pass here.
  */
 export class InFlightLimit {
   inFlight = 0;
@@ -21,35 +21,33 @@ export class InFlightLimit {
   constructor(readonly max: number, private readonly loop: EventLoopGuard, private readonly report: OverloadReport) {}
 
   /**
-   * Counts a call in, or counts a refusal and gives undefined: the caller then answers
-   * ServiceUnavailable. The function returned counts the call out (once; also when the
-   * connection closes first). `dbQueue`: given when the call is sure to need a database connection.
-   * `waitedMs`: how long the call waited for a slice of a turn (TurnSlices), a wait for the event
-   * loop that the EventLoopGuard counts.
+   * Counts a call in (true), or counts a refusal (false): the caller then answers
+   * ServiceUnavailable. A call counted in is counted out by `release`, once, when its handler is
+   * done with it (a call whose client left is done once its wait or read fails: DbQueue, readBody).
+   * `dbQueue`: given when the call is sure to need a database connection. `waitedMs`: how long the
+   * call waited for a slice of a turn (TurnSlices), a wait for the event loop that the
+   * EventLoopGuard counts.
    */
-  admit(res: Res, dbQueue?: DbQueue, waitedMs = 0): (() => void) | undefined {
+  admit(res: Res, dbQueue?: DbQueue, waitedMs = 0): boolean {
     if (waitedMs > 0) this.loop.waited(waitedMs);
     if (this.inFlight >= this.max) {
       this.report.note('ceiling');
-      return undefined;
+      return false;
     }
     if (this.loop.overloaded) {
       this.report.note('event-loop');
-      return undefined;
+      return false;
     }
     if (dbQueue?.wouldRefuse(res.locals.arrivedAt)) {
       dbQueue.refusal();
-      return undefined;
+      return false;
     }
     this.inFlight++;
-    let counted = true;
-    const release = () => {
-      if (!counted) return;
-      counted = false;
-      this.inFlight--;
-    };
-    // A response emits 'close' once; after a release the listener does nothing (cheaper than removing it).
-    res.on('close', release);
-    return release;
+    return true;
+  }
+
+  /** Counts out a call that `admit` counted in. */
+  release(): void {
+    this.inFlight--;
   }
 }
