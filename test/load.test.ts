@@ -450,6 +450,13 @@ describe('reading files', () => {
 describe('value parsers', () => {
   test('XSD int', () => {
     expect(parseXsdInt(' +0042\n')).toEqual({ value: 42 });
+    // Plain digits (read without the expression) as with the sign, spaces or more digits.
+    for (const digits of ['0', '7', '007', '42', '123456789', '000000000', '999999999']) {
+      expect(parseXsdInt(digits)).toEqual({ value: Number(digits) });
+      expect(parseXsdInt(` +${digits}`)).toEqual({ value: Number(digits) });
+      expect(parseXsdInt(`0${digits}`)).toEqual({ value: Number(digits) });
+    }
+    for (const text of ['', '1a', 'a1', '1.0', '1 2', '٣', '1e3', '+', '-']) expect(parseXsdInt(text)).toEqual({ error: expect.any(String) });
     expect(parseXsdInt('-0')).toEqual({ value: 0 });
     expect(parseXsdInt('-2147483648')).toEqual({ value: -2147483648 });
     expect(parseXsdInt('00000000002147483647')).toEqual({ value: 2147483647 });

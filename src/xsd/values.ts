@@ -29,6 +29,19 @@ export function isXsdInt(n: number): boolean {
 
 /** XSD `int`: optional sign, digits, surrounding whitespace; 32-bit signed range. */
 export function parseXsdInt(text: string): Parsed<number> {
+  // One to nine plain digits (every ID a caller sends, most cells a load reads) are in range: read
+  // without the expression, its match and its substrings.
+  const length = text.length;
+  if (length > 0 && length < 10) {
+    let value = 0;
+    let i = 0;
+    for (; i < length; i++) {
+      const digit = text.charCodeAt(i) - 48;
+      if (digit < 0 || digit > 9) break;
+      value = value * 10 + digit;
+    }
+    if (i === length) return { value };
+  }
   const m = INT_RE.exec(text);
   if (!m) return { error: `${show(text)} is not an int` };
   const digits = m[2];
