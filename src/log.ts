@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import pino from 'pino';
 
 export type Logger = pino.Logger;
@@ -40,11 +41,32 @@ const BATCH_MS = 100;
  */
 export function createAccessLog(level: string): LineSink | undefined {
   if ((pino.levels.values[level] ?? Infinity) > pino.levels.values.info) return undefined;
-  const stdout = pino.destination({ dest: 1, sync: true, minLength: 0, contentMode: 'buffer' });
+  const stdout = pino.destination({ dest: accessLogFd(), sync: true, minLength: 0, contentMode: 'buffer' });
   // In contentMode 'buffer' sonic-boom writes Buffers (its README); its types know only strings.
   const batch = new LineBatch((bytes) => stdout.write(bytes as unknown as string), BATCH_BYTES, BATCH_MS);
   process.on('exit', () => batch.flush());
   return batch;
+}
+
+/**
+ * Where the access log writes: stdout, or when stdout is a pipe (a container's log, `| tee`), a
+ * description of that pipe of its own, blocking. Node makes a pipe on stdout non-blocking in every
+ * process that shares it (the flag is the description's): a write to a full pipe then fails with
+ * EAGAIN, and sonic-boom's synchronous mode sleeps 100 ms before it tries again, holding the event
+ * loop (behind a log reader of 1.6 MB/s, 3,001 answers a second with p99 110 ms: docs/performance.md,
+ * twenty-ninth pass). A blocking write waits only until the reader has made room. Linux opens a pipe
+ * anew through /proc/self/fd; elsewhere, or when stdout is no pipe (a file never fills; a socket
+ * cannot be opened anew), stdout itself.
+ */
+export function accessLogFd(): number {
+  try {
+    if (!fs.fstatSync(1).isFIFO()) return 1;
+    // Non-blocking first: with no reader left, a blocking open would wait for one for ever.
+    fs.closeSync(fs.openSync('/proc/self/fd/1', fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+    return fs.openSync('/proc/self/fd/1', fs.constants.O_WRONLY);
+  } catch {
+    return 1;
+  }
 }
 
 /**
