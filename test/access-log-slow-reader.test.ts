@@ -21,12 +21,15 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svapi-slow-reader-'));
   db = await freshDatabase({ seed: true });
 });
+/** Stops the service (before its pipe's reader goes: it would fail its next write). */
+async function stop(): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((resolve) => child!.once('exit', resolve));
+  child.kill('SIGKILL');
+  await gone;
+}
 afterAll(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const gone = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGKILL');
-    await gone;
-  }
+  await stop();
   await db.destroy();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -96,6 +99,7 @@ onLinux('behind a log reader slower than the service, calls are answered at its 
     expect({ held, answers: answers.length, underOnePercent: held / answers.length < 0.01 })
       .toEqual({ held, answers: answers.length, underOnePercent: true });
   } finally {
+    await stop();
     clearInterval(reader);
     fs.closeSync(readEnd);
   }
