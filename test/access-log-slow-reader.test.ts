@@ -100,7 +100,8 @@ onLinux('with stdout on a pipe, which Node makes non-blocking, every process wri
   }, 10);
   try {
     const base = `http://127.0.0.1:${port}`;
-    await until('the service answers', async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.status === 200, 30_000);
+    // The primary says so once every worker listens: each has made its access log before.
+    await until('every worker listening', () => text.includes('svapi listening on '), 30_000);
     workers = workersOf(child.pid!);
     expect(workers).toHaveLength(2);
     for (const pid of workers) {
