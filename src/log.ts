@@ -29,21 +29,15 @@ const BATCH_MS = 100;
 /**
  * The access log of `svapi serve` (none when `level` leaves out info): its lines on stdout,
  * written in batches (up to 4 KB, and at least every 100 ms) instead of one write(2) per request,
- * which took about an eighth of the CPU of a cached answer. Each batch is written synchronously,
- * so none is ever half-way in the thread pool, and whatever waits is written at exit; a SIGKILL
- * can lose the last 100 ms. Other lines keep the plain logger (one write each, in order with the
- * start-up lines).
- *
- * The lines wait in a LineBatch, as bytes, not in sonic-boom's own buffer (its minLength): sonic-boom
- * measures the UTF-8 length of its whole waiting buffer on every write, which flattened and
- * scanned up to 4 KB a request, and writes more than PIPE_BUF at once. The batch hands it the bytes
- * of whole lines, which it writes at once, retrying a partial write as before.
+ * which took about an eighth of the CPU of a cached answer. Each batch is written synchronously
+ * (writeAllSync), so none is ever half-way in the thread pool, and whatever waits is written at
+ * exit; a SIGKILL can lose the last 100 ms. Other lines keep the plain logger (one write each, in
+ * order with the start-up lines).
  */
 export function createAccessLog(level: string): LineSink | undefined {
   if ((pino.levels.values[level] ?? Infinity) > pino.levels.values.info) return undefined;
-  const stdout = pino.destination({ dest: accessLogFd(), sync: true, minLength: 0, contentMode: 'buffer' });
-  // In contentMode 'buffer' sonic-boom writes Buffers (its README); its types know only strings.
-  const batch = new LineBatch((bytes) => stdout.write(bytes as unknown as string), BATCH_BYTES, BATCH_MS);
+  const fd = accessLogFd();
+  const batch = new LineBatch((bytes) => writeAllSync(fd, bytes), BATCH_BYTES, BATCH_MS);
   process.on('exit', () => batch.flush());
   return batch;
 }
@@ -51,12 +45,11 @@ export function createAccessLog(level: string): LineSink | undefined {
 /**
  * Where the access log writes: stdout, or when stdout is a pipe (a container's log, `| tee`), a
  * description of that pipe of its own, blocking. Node makes a pipe on stdout non-blocking in every
- * process that shares it (the flag is the description's): a write to a full pipe then fails with
- * EAGAIN, and sonic-boom's synchronous mode sleeps 100 ms before it tries again, holding the event
- * loop (behind a log reader of 1.6 MB/s, 3,001 answers a second with p99 110 ms: docs/performance.md,
- * twenty-ninth pass). A blocking write waits only until the reader has made room. Linux opens a pipe
- * anew through /proc/self/fd; elsewhere, or when stdout is no pipe (a file never fills; a socket
- * cannot be opened anew), stdout itself.
+ * process that shares it (the flag is the description's), so a write to a full pipe fails with
+ * EAGAIN. A blocking write waits only until the reader has made room. Linux opens a pipe anew
+ * through /proc/self/fd; elsewhere, or when stdout is no pipe (a file never fills; a socket, such
+ * as systemd's journal, cannot be opened anew), stdout itself, where writeAllSync waits in short
+ * sleeps.
  */
 export function accessLogFd(): number {
   try {
@@ -66,6 +59,33 @@ export function accessLogFd(): number {
     return fs.openSync('/proc/self/fd/1', fs.constants.O_WRONLY);
   } catch {
     return 1;
+  }
+}
+
+const SLEEPER = new Int32Array(new SharedArrayBuffer(4));
+const sleep = (ms: number) => void Atomics.wait(SLEEPER, 0, 0, ms);
+/** How long a write that would block waits before it tries again. */
+export const WRITE_WAIT_MS = 1;
+
+/**
+ * Writes all of `bytes` to `fd` before it returns, a partial write followed by the rest. While the
+ * descriptor is non-blocking and full (EAGAIN: a socket or pipe on stdout whose reader is behind),
+ * it sleeps WRITE_WAIT_MS and tries again: the process waits about as long as the reader takes to
+ * make room, and loses no line. sonic-boom, pino's destination, slept 100 ms each time, holding
+ * every call of the process. Behind a socket read at 1.6 MB/s, p99 105 ms; waits of at most 8 ms
+ * gave 50 ms, of 2 ms 32 ms, of 1 ms 23-28 ms, at the same throughput, the reader's (docs/performance.md,
+ * thirtieth pass). Any other error is thrown.
+ */
+export function writeAllSync(fd: number, bytes: Uint8Array, wait: (ms: number) => void = sleep): void {
+  let done = 0;
+  while (done < bytes.length) {
+    try {
+      done += fs.writeSync(fd, bytes, done);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EAGAIN' && code !== 'EBUSY') throw e;
+      wait(WRITE_WAIT_MS);
+    }
   }
 }
 
@@ -102,7 +122,7 @@ export class LineBatch implements LineSink {
   flush(): void {
     if (this.used === 0) return;
     const batch = this.bytes.subarray(0, this.used);
-    // A new buffer for the next batch: `out` may keep this one (sonic-boom holds a write it must retry).
+    // A new buffer for the next batch: `out` may keep this one.
     this.bytes = Buffer.allocUnsafe(this.maxBytes);
     this.used = 0;
     this.out(batch);
