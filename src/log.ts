@@ -6,10 +6,12 @@ export type Logger = pino.Logger;
 /** What every line of the service carries besides its own fields (pino's `base`). */
 export const LOG_BASE = { svc: 'svapi', pid: process.pid } as const;
 
+/** stdout as the logs write it: each line whole, at once (writeAllSync), on the process's own description (stdoutFd). */
+const STDOUT: pino.DestinationStream = { write: (line: string) => writeAllSync(stdoutFd(), Buffer.from(line)) };
+
 /** The service's logger: JSON lines on stdout, or on `destination`. */
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  const options = { level, base: LOG_BASE, timestamp: pino.stdTimeFunctions.isoTime };
-  return destination ? pino(options, destination) : pino(options);
+export function createLogger(level: string, destination: pino.DestinationStream = STDOUT): Logger {
+  return pino({ level, base: LOG_BASE, timestamp: pino.stdTimeFunctions.isoTime }, destination);
 }
 
 /** Where a kind of line goes: each whole, its newline included. */
@@ -36,22 +38,29 @@ const BATCH_MS = 100;
  */
 export function createAccessLog(level: string): LineSink | undefined {
   if ((pino.levels.values[level] ?? Infinity) > pino.levels.values.info) return undefined;
-  const fd = accessLogFd();
+  const fd = stdoutFd();
   const batch = new LineBatch((bytes) => writeAllSync(fd, bytes), BATCH_BYTES, BATCH_MS);
   process.on('exit', () => batch.flush());
   return batch;
 }
 
+let ownStdout: number | undefined;
+
 /**
- * Where the access log writes: stdout, or when stdout is a pipe (a container's log, `| tee`), a
- * description of that pipe of its own, blocking. Node makes a pipe on stdout non-blocking in every
- * process that shares it (the flag is the description's), so a write to a full pipe fails with
- * EAGAIN. A blocking write waits only until the reader has made room. Linux opens a pipe anew
- * through /proc/self/fd; elsewhere, or when stdout is no pipe (a file never fills; a socket, such
- * as systemd's journal, cannot be opened anew), stdout itself, where writeAllSync waits in short
- * sleeps.
+ * Where the logs write: stdout, or when stdout is a pipe (a container's log, `| tee`), a
+ * description of that pipe of this process's own, blocking (opened once). Node makes a pipe on
+ * stdout non-blocking in every process that shares it (the flag is the description's), so a write
+ * to a full pipe fails with EAGAIN. A blocking write waits only until the reader has made room.
+ * Linux opens a pipe anew through /proc/self/fd; elsewhere, or when stdout is no pipe (a file never
+ * fills; a socket, such as systemd's journal, cannot be opened anew), stdout itself, where
+ * writeAllSync waits in short sleeps.
  */
-export function accessLogFd(): number {
+export function stdoutFd(): number {
+  ownStdout ??= openOwnStdout();
+  return ownStdout;
+}
+
+function openOwnStdout(): number {
   try {
     if (!fs.fstatSync(1).isFIFO()) return 1;
     // Non-blocking first: with no reader left, a blocking open would wait for one for ever.

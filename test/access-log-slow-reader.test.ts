@@ -2,7 +2,7 @@
 // to a slow disk). Node makes a pipe on stdout non-blocking, in every process on it; written
 // synchronously, a full pipe failed with EAGAIN and sonic-boom slept 100 ms, holding every call of
 // the process. Each process of `svapi serve` writes its access log through a blocking description
-// of that pipe of its own (log.ts accessLogFd), so a write waits only until the reader has made
+// of that pipe of its own (log.ts stdoutFd), so a write waits only until the reader has made
 // room. What that does to throughput and latency is measured, not timed here (docs/performance.md,
 // twenty-ninth pass).
 
