@@ -1,7 +1,7 @@
-// The access log's write (src/log.ts writeAllSync) to a non-blocking descriptor whose reader is
-// behind, as stdout is when it is a socket (systemd's journal): every byte arrives, in order, and
-// while the descriptor is full the process waits in sleeps of a millisecond, not sonic-boom's
-// 100 ms.
+// The logs' write (src/log.ts writeAllSync: the access log's batches and pino's lines) to a
+// non-blocking descriptor whose reader is behind, as stdout is when it is a socket (systemd's
+// journal): every byte arrives, in order, and while the descriptor is full the process waits in
+// sleeps of a millisecond, not sonic-boom's 100 ms.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
