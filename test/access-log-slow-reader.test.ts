@@ -6,13 +6,14 @@
 // room. What that does to throughput and latency is measured, not timed here (docs/performance.md,
 // twenty-ninth pass).
 
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createKey } from '../src/auth/keys';
 import { ROOT, SVAPI_SOURCE } from './support/cli';
 import { freshDatabase, type TestDatabase } from './support/db';
+import { namedPipe, readWaiting } from './support/named-pipe';
 import { freePort } from './support/redis-server';
 import { until } from './support/wait';
 
@@ -70,9 +71,7 @@ const onLinux = process.platform === 'linux' ? test : test.skip;
 onLinux('with stdout on a pipe, which Node makes non-blocking, every process writes its access log through a blocking description of that pipe of its own', async () => {
   // The service's stdout: a named pipe, read here as lines come.
   const fifo = path.join(dir, 'stdout');
-  execFileSync('mkfifo', [fifo]);
-  const readEnd = fs.openSync(fifo, fs.constants.O_RDONLY | O_NONBLOCK);
-  const writeEnd = fs.openSync(fifo, fs.constants.O_WRONLY);
+  const { readEnd, writeEnd } = namedPipe(fifo);
   const key = await createKey(db.knex, 'slow-reader');
   const port = await freePort();
   child = spawn(process.execPath, [...SVAPI_SOURCE, 'serve', '--workers', '2'], {
@@ -90,13 +89,8 @@ onLinux('with stdout on a pipe, which Node makes non-blocking, every process wri
   });
   fs.closeSync(writeEnd);
   let text = '';
-  const chunk = Buffer.alloc(65_536);
   const reader = setInterval(() => {
-    try {
-      for (let n; (n = fs.readSync(readEnd, chunk, 0, chunk.length, null)) > 0;) text += chunk.toString('utf8', 0, n);
-    } catch {
-      // EAGAIN: nothing written since
-    }
+    for (let more; (more = readWaiting(readEnd, 65_536)).length > 0;) text += more.toString('utf8');
   }, 10);
   try {
     const base = `http://127.0.0.1:${port}`;

@@ -3,11 +3,11 @@
 // journal): every byte arrives, in order, and while the descriptor is full the process waits in
 // sleeps of a millisecond, not sonic-boom's 100 ms.
 
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { WRITE_WAIT_MS, writeAllSync } from '../src/log';
+import { namedPipe, readWaiting } from './support/named-pipe';
 
 let dir: string;
 beforeAll(() => {
@@ -17,25 +17,8 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A pipe whose two ends are both non-blocking (mkfifo: Node makes no anonymous pipe). */
-function nonBlockingPipe(name: string): { readEnd: number; writeEnd: number } {
-  const fifo = path.join(dir, name);
-  execFileSync('mkfifo', [fifo]);
-  const readEnd = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  const writeEnd = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
-  return { readEnd, writeEnd };
-}
-
-/** Reads up to `max` bytes that wait in the pipe (none: an empty buffer). */
-function readSome(fd: number, max: number): Buffer {
-  const chunk = Buffer.alloc(max);
-  try {
-    return chunk.subarray(0, fs.readSync(fd, chunk, 0, max, null));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EAGAIN') return Buffer.alloc(0);
-    throw e;
-  }
-}
+/** A pipe whose two ends are both non-blocking. */
+const nonBlockingPipe = (name: string) => namedPipe(path.join(dir, name), fs.constants.O_NONBLOCK);
 
 // mkfifo and a pipe's non-blocking ends are POSIX.
 const onPosix = process.platform === 'win32' ? test.skip : test;
@@ -60,9 +43,9 @@ onPosix('behind a slow reader of a full descriptor, every byte arrives in order,
     // The reader takes 8 KB after every fifth wait: the writer waits several times in a row.
     writeAllSync(writeEnd, bytes, (ms) => {
       waits.push(ms);
-      if (waits.length % 5 === 0) received.push(readSome(readEnd, 8192));
+      if (waits.length % 5 === 0) received.push(readWaiting(readEnd, 8192));
     });
-    for (let more; (more = readSome(readEnd, 65_536)).length > 0;) received.push(more);
+    for (let more; (more = readWaiting(readEnd, 65_536)).length > 0;) received.push(more);
     const all = Buffer.concat(received);
     expect(all.length).toBe(filled + bytes.length);
     expect(all.subarray(0, filled).every((b) => b === 0x66)).toBe(true);
