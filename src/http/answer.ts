@@ -3,6 +3,7 @@ import { preferredCoding, type Coding } from './accept-encoding';
 import { headerList, sendBody, type Req, type Res } from './exchange';
 import { clientHasTag } from './if-none-match';
 import { bodyHash } from './entity-tag';
+import { endInTurn } from './turn-writes';
 
 /** A body as sent: small ones as text (sent in one write with the headers), large ones as bytes. */
 export type Body = string | Buffer;
@@ -134,7 +135,7 @@ export function sendAnswer(req: Req, res: Res, contentType: string, answer: Answ
     list.push('ETag', etag);
     if (clientHasTag(req.headers, etag)) {
       res.writeHead(304, list);
-      res.end();
+      endInTurn(res);
       return;
     }
   }

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import type { Logger } from '../log';
 import type { ContentType } from './content-type';
+import { endInTurn } from './turn-writes';
 
 /** What a request carries for the access log, the metrics and error logging (set as it is served). */
 interface Locals {
@@ -64,10 +65,13 @@ export function headerList(res: Res): string[] {
   return id === undefined ? [] : ['X-Request-Id', id];
 }
 
-/** Sends a whole answer: the headers of `list`, then `headers`, its type and its length. */
+/**
+ * Sends a whole answer: the headers of `list`, then `headers`, its type and its length. The
+ * headers are stored now, the bytes written at the end of the turn (turn-writes.ts).
+ */
 export function sendBody(res: Res, status: number, contentType: string, body: string | Buffer, headers?: Readonly<Record<string, string>>, list = headerList(res)): void {
   if (headers) for (const name in headers) list.push(name, headers[name]);
   list.push('Content-Type', contentType, 'Content-Length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.length));
   res.writeHead(status, list);
-  res.end(body);
+  endInTurn(res, body);
 }

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { endInTurn } from './turn-writes';
 
 const PATH = '/favicon.ico';
 
@@ -11,7 +12,7 @@ export function answerFavicon(next: http.RequestListener): http.RequestListener 
   return (req, res) => {
     if (!isFavicon(req)) return next(req, res);
     res.writeHead(204, { 'Cache-Control': 'public, max-age=86400' });
-    res.end();
+    endInTurn(res);
   };
 }
 
