@@ -10,6 +10,7 @@ import { endpointGetHandler, indexHandler } from './docs';
 import { assignRequestId } from './http/request-id';
 import { accessLog } from './http/access-log';
 import { answerFavicon } from './http/favicon';
+import { endTurnAnswers } from './http/turn-writes';
 import type { Req, Res } from './http/exchange';
 import { BINDING_NAMES, BINDINGS } from './bindings/registry';
 import { callHandler } from './pipeline/handle';
@@ -81,8 +82,8 @@ export async function createApp(ctx: AppContext): Promise<ServiceApp> {
     dbQueue,
     earlyRetries: new EarlyRetries(),
     arrivals: new Arrivals(),
-    renderSlices: new TurnSlices(RENDER_SLICE_MS),
-    callSlices: new TurnSlices(CALL_SLICE_MS),
+    renderSlices: new TurnSlices(RENDER_SLICE_MS, undefined, endTurnAnswers),
+    callSlices: new TurnSlices(CALL_SLICE_MS, undefined, endTurnAnswers),
     wsdl: new WsdlDocuments(config.SVAPI_NAMESPACE),
   };
   let draining = false;

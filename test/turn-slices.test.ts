@@ -106,3 +106,21 @@ test('post: a job runs at once, told it waited 0, while the turn is within its b
   expect(log).toEqual(['a', 'b', 'c', 'd']);
   expect(waits).toEqual({ a: 0, b: 0, c: 0, d: BUDGET });
 });
+
+test('beforeSlice runs before each later slice that has jobs, not for jobs run at once', async () => {
+  let now = 0;
+  const log: string[] = [];
+  const s = new TurnSlices(BUDGET, () => now, () => log.push('before'));
+  const job = (ms: number, name: string) => () => {
+    now += ms;
+    log.push(name);
+  };
+  const runs = [s.run(job(BUDGET, 'a')), s.run(job(BUDGET, 'b')), s.run(job(1, 'c'))];
+  expect(log).toEqual(['a']);
+  await Promise.all(runs);
+  expect(log).toEqual(['a', 'before', 'b', 'before', 'c']);
+  // With nothing waiting, a slice's turn runs nothing and calls nothing.
+  await nextTurn();
+  await nextTurn();
+  expect(log).toEqual(['a', 'before', 'b', 'before', 'c']);
+});

@@ -5,7 +5,7 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { endInTurn } from '../src/http/turn-writes';
+import { endInTurn, endTurnAnswers } from '../src/http/turn-writes';
 
 interface Got {
   status: number;
@@ -119,3 +119,16 @@ test('an answer whose end throws is destroyed; the rest of its turn is sent', as
   await expect(get(s.port, '/good')).resolves.toEqual({ status: 200, body: 'good' });
   await badFailed;
 }, 10_000);
+
+test('endTurnAnswers ends the waiting answers at once', async () => {
+  let endedThen: boolean | undefined;
+  const s = await serve((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    endInTurn(res, 'now');
+    endTurnAnswers();
+    endedThen = res.writableEnded;
+  });
+  close = s.close;
+  await expect(get(s.port, '/')).resolves.toEqual({ status: 200, body: 'now' });
+  expect(endedThen).toBe(true);
+});

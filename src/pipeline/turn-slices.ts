@@ -26,7 +26,8 @@ export class TurnSlices {
   private sliceStart = -1;
   private scheduled = false;
 
-  constructor(private readonly budgetMs: number, private readonly now = () => performance.now()) {}
+  /** `beforeSlice`: run before each later turn's slice that has jobs (the service ends the turn's answers: http/turn-writes.ts). */
+  constructor(private readonly budgetMs: number, private readonly now = () => performance.now(), private readonly beforeSlice?: () => void) {}
 
   /** Jobs waiting for a later slice. */
   get waiting(): number {
@@ -73,6 +74,7 @@ export class TurnSlices {
   private readonly nextSlice = (): void => {
     this.scheduled = false;
     this.sliceStart = -1;
+    if (this.waiting > 0) this.beforeSlice?.();
     while (this.waiting > 0 && this.inBudget()) {
       const i = this.head++;
       this.jobs[i](this.now() - this.since[i]);
