@@ -15,7 +15,7 @@ let scheduled = false;
  * when the turn's answers go out in one burst after its work (docs/performance.md, issue 18,
  * thirty-seventh pass). An answer waits at most for the rest of its turn, and not behind a slice
  * of renders (pipeline/turn-slices.ts calls endTurnAnswers first): held behind 20 ms of renders,
- * uncached answers under overload were answered 15-25% fewer a second.
+ * uncached answers under overload went out an eighth fewer a second.
  *
  * The caller has stored the headers (writeHead), so a bad header still throws in the caller and
  * `headersSent` is true from then on; only the bytes wait. A response whose connection closed,
