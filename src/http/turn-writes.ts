@@ -4,7 +4,6 @@ type Body = string | Buffer | undefined;
 
 let responses: http.ServerResponse[] = [];
 let bodies: Body[] = [];
-let scheduled = false;
 
 /**
  * Ends `res` with `body` after this turn of the event loop has polled, together with every other
@@ -22,11 +21,9 @@ let scheduled = false;
  * or that was ended otherwise, meanwhile is left as it is.
  */
 export function endInTurn(res: http.ServerResponse, body?: string | Buffer): void {
-  responses.push(res);
   bodies.push(body);
-  if (scheduled) return;
-  scheduled = true;
-  setImmediate(endAll);
+  // The turn's first answer schedules the end of them all.
+  if (responses.push(res) === 1) setImmediate(endAll);
 }
 
 /** Ends now the answers waiting for the end of the turn: before long work later in the turn. */
@@ -39,7 +36,6 @@ function endAll(): void {
   const sent = bodies;
   responses = [];
   bodies = [];
-  scheduled = false;
   for (let i = 0; i < ending.length; i++) {
     const res = ending[i];
     if (res.destroyed || res.writableEnded) continue;
