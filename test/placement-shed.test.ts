@@ -1,9 +1,8 @@
 // A worker told by the primary to give up half its connections (src/placement/worker.ts) stops
-// accepting until they have closed and a grace more, so that their clients, reconnecting at once,
-// reach another worker (when the primary says another surely accepts: relief, not spreading). It
-// had gone on accepting, and being already on a core it took them straight back (docs/performance.md,
-// issue 18, twenty-sixth pass); listening again as they closed, it took some back (thirty-eighth
-// pass). Run in a child process
+// accepting until they have closed, so that their clients, reconnecting at once, reach another
+// worker (when the primary says another surely accepts: relief, not spreading). It had gone on
+// accepting, and being already on a core it took them straight back (docs/performance.md, issue
+// 18, twenty-sixth pass). Run in a child process
 // (test/support/placement-shed-run.ts): the worker's side reports to its primary over IPC, which a
 // jest worker's channel must not get.
 

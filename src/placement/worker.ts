@@ -42,7 +42,7 @@ export const SHED_GRACE_MS = 100;
  * waits to the primary every REPORT_MS, and follows its word: stop accepting new connections
  * (and move the ones it has: each closes after its next answer, so the client reconnects to a
  * worker that accepts), accept again, or give up a share of its connections the same way (when
- * told to pause, not accepting until they have gone and SHED_GRACE_MS more, SHED_PAUSE_MAX_MS at most).
+ * told to pause, not accepting until they have gone: SHED_PAUSE_MAX_MS).
  */
 export function followPlacement(server: http.Server, opts: WorkerPlacementOptions): WorkerPlacement {
   const connections = new Set<Socket>();
