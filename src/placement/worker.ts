@@ -27,15 +27,6 @@ export interface WorkerPlacement {
  * no next request never closes: the pause ends at this.
  */
 export const SHED_PAUSE_MAX_MS = 1_000;
-/**
- * How long a worker that gave up connections still does not accept once they have all closed: their
- * clients reconnect at once, and the new connections wait in the shared accept queue until the
- * worker meant to take them next turns its event loop. Listening again as the last one closed, the
- * busy worker took some of them back: of four moves of half the connections under cached load, two
- * left 63/1 at 41/23 and 64/0 at 20/44; with this grace, three of three left them 32/32
- * (docs/performance.md, issue 18, thirty-eighth pass).
- */
-export const SHED_GRACE_MS = 100;
 
 /**
  * A worker's side of connection placement (placement/primary.ts): reports its CPU and database
@@ -56,12 +47,10 @@ export function followPlacement(server: http.Server, opts: WorkerPlacementOption
   let listening = true;
   const leaving = new Set<Socket>();
   let pauseEnds: NodeJS.Timeout | undefined;
-  // The shed's connections have all closed, and the pause lasts SHED_GRACE_MS more.
-  let grace = false;
 
   const follow = () => {
     if (stopped) return;
-    const want = accepting && leaving.size === 0 && !grace;
+    const want = accepting && leaving.size === 0;
     if (want === listening) return;
     listening = want;
     const next = want ? opts.accept : async () => opts.refuse();
@@ -71,7 +60,6 @@ export function followPlacement(server: http.Server, opts: WorkerPlacementOption
   const clearPause = () => {
     clearTimeout(pauseEnds);
     leaving.clear();
-    grace = false;
   };
   const endPause = () => {
     clearPause();
@@ -82,11 +70,7 @@ export function followPlacement(server: http.Server, opts: WorkerPlacementOption
     connections.add(socket);
     socket.once('close', () => {
       connections.delete(socket);
-      if (leaving.delete(socket) && leaving.size === 0) {
-        grace = true;
-        clearTimeout(pauseEnds);
-        pauseEnds = setTimeout(endPause, SHED_GRACE_MS);
-      }
+      if (leaving.delete(socket) && leaving.size === 0) endPause();
     });
   });
 

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import net, { type AddressInfo, type Socket } from 'node:net';
-import { followPlacement, SHED_GRACE_MS, SHED_PAUSE_MAX_MS } from '../../src/placement/worker';
+import { followPlacement, SHED_PAUSE_MAX_MS } from '../../src/placement/worker';
 import { PLACEMENT_TAG, type PlacementMessage } from '../../src/placement/messages';
 
 const scenario = process.argv[2];
@@ -72,7 +72,7 @@ async function main() {
     // Each connection sends its next request: half are told to close, and do.
     const closes = await askAll(sockets);
     await Promise.all(sockets.filter((_, i) => closes[i]).map((s) => new Promise((resolve) => s.end(() => s.once('close', resolve)))));
-    await sleep(SHED_GRACE_MS + 50);
+    await sleep(50);
   } else if (scenario === 'silent') {
     // No connection sends anything: the pause ends at SHED_PAUSE_MAX_MS.
     await sleep(SHED_PAUSE_MAX_MS + 200);
@@ -103,7 +103,7 @@ async function main() {
   placement.stop();
   for (const s of sockets) s.destroy();
   server.close();
-  process.stdout.write(`${JSON.stringify({ events, pauseMaxMs: SHED_PAUSE_MAX_MS, graceMs: SHED_GRACE_MS })}\n`);
+  process.stdout.write(`${JSON.stringify({ events, pauseMaxMs: SHED_PAUSE_MAX_MS })}\n`);
 }
 
 void main();
